@@ -1,0 +1,33 @@
+//! The one crate both sides of cyclebench link: every message exchanged between the host tool
+//! (`cyclebench`) and the on-target suite, and the compact line-based wire form they travel in.
+//!
+//! Messages are exhaustive enums so that adding a variant breaks the build of whichever side
+//! forgets to handle it. With the `std` feature the same types also derive serde, which gives
+//! the readable JSON used in `.bench` files and results on disk.
+#![no_std]
+#![forbid(unsafe_code)]
+
+extern crate alloc;
+
+mod dataset;
+mod reply;
+mod request;
+pub mod wire;
+
+pub use dataset::{DatasetId, DatasetIdError};
+pub use reply::*;
+pub use request::*;
+
+/// Version of the wire protocol. The suite announces it in its [`Hello`]; the host refuses to
+/// talk to a suite that speaks another version.
+pub const PROTOCOL_VERSION: u16 = 1;
+
+/// Longest line either side sends or accepts, excluding the terminating newline. A longer
+/// line is rejected as a whole without being buffered.
+pub const MAX_LINE_LEN: usize = 480;
+
+/// Most repetitions one benchmark request may ask for (bounds on-device memory for medians).
+pub const MAX_REPETITIONS: u16 = 1000;
+
+/// Most 128-bit blocks one true-random benchmark may ask for.
+pub const MAX_RNG_BLOCKS: u8 = 16;

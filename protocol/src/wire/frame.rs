@@ -1,0 +1,41 @@
+//! Framing: checksum suffix and line-level validation.
+
+use alloc::string::String;
+use core::fmt::Write;
+
+use super::WireError;
+use crate::MAX_LINE_LEN;
+
+const CRC: crc::Crc<u16> = crc::Crc::<u16>::new(&crc::CRC_16_XMODEM);
+
+/// Appends `*CCCC` to a payload, making it a frame (without newline).
+pub fn frame(mut payload: String) -> String {
+    let sum = CRC.checksum(payload.as_bytes());
+    // Writing into a String cannot fail.
+    let _ = write!(payload, "*{sum:04x}");
+    payload
+}
+
+/// Checks a received line (newline already stripped) and returns its payload.
+pub fn unframe(line: &[u8]) -> Result<&str, WireError> {
+    if line.len() > MAX_LINE_LEN {
+        return Err(WireError::TooLong);
+    }
+    if !line.iter().all(|&b| (0x20..0x7f).contains(&b)) {
+        return Err(WireError::NotAscii);
+    }
+    let text = core::str::from_utf8(line).map_err(|_| WireError::NotAscii)?;
+    let (payload, sum) = text.rsplit_once('*').ok_or(WireError::MissingChecksum)?;
+    if sum.len() != 4
+        || !sum
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    {
+        return Err(WireError::MissingChecksum);
+    }
+    let expected = u16::from_str_radix(sum, 16).map_err(|_| WireError::MissingChecksum)?;
+    if CRC.checksum(payload.as_bytes()) != expected {
+        return Err(WireError::Checksum);
+    }
+    Ok(payload)
+}

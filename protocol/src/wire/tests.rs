@@ -1,0 +1,418 @@
+use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
+
+use proptest::prelude::*;
+
+use super::*;
+use crate::*;
+
+fn ds(id: &str) -> DatasetId {
+    DatasetId::new(id).unwrap()
+}
+
+fn stats(min: u64) -> Cycles {
+    Cycles {
+        min,
+        median: min + 1,
+        max: min + 7,
+        mean_x100: min * 100 + 233,
+    }
+}
+
+fn every_request() -> Vec<Request> {
+    let mut all = vec![
+        Request::Hello,
+        Request::GetStatus,
+        Request::Done,
+        Request::Suspend,
+    ];
+    for (direction, granularity, trigger, tight, repetitions) in [
+        (
+            Direction::Encrypt,
+            Granularity::Total,
+            Trigger::Automatic,
+            false,
+            None,
+        ),
+        (
+            Direction::Decrypt,
+            Granularity::PerBlock,
+            Trigger::Manual,
+            true,
+            Some(1000),
+        ),
+    ] {
+        all.push(Request::Benchmark(Benchmark::Aes(AesBenchmark {
+            dataset: ds("cbc-256"),
+            direction,
+            granularity,
+            trigger,
+            tight,
+            repetitions,
+        })));
+    }
+    all.push(Request::Benchmark(Benchmark::RngSeeded(
+        RngSeededBenchmark {
+            dataset: ds("nist_0"),
+            repetitions: Some(3),
+        },
+    )));
+    all.push(Request::Benchmark(Benchmark::RngTrueRandom(
+        RngTrueRandomBenchmark {
+            blocks: 16,
+            repetitions: None,
+        },
+    )));
+    for (algorithm, style, track_fifo) in [
+        (HashAlgorithm::Sha2, HashStyle::ApiConform, false),
+        (HashAlgorithm::Sha3, HashStyle::Tight, true),
+    ] {
+        all.push(Request::Benchmark(Benchmark::Hash(HashBenchmark {
+            algorithm,
+            dataset: ds("msg-256"),
+            style,
+            track_fifo,
+            repetitions: Some(10),
+        })));
+    }
+    all.push(Request::Benchmark(Benchmark::Micro(MicroBenchmark {
+        repetitions: Some(7),
+    })));
+    all.push(Request::Benchmark(Benchmark::Micro(
+        MicroBenchmark::default(),
+    )));
+    all
+}
+
+fn every_reply() -> Vec<Reply> {
+    let measured = |phases: Phases, repetitions| {
+        Reply::BenchmarkResults(BenchmarkResults::Measured(Measured {
+            implementation: ImplementationKind::Hardware,
+            check: Check::KnownAnswer,
+            overhead: 5,
+            repetitions,
+            phases,
+        }))
+    };
+    let once = Cycles::once;
+    vec![
+        Reply::Hello(Hello {
+            protocol_version: PROTOCOL_VERSION,
+            platform: String::from("qemu-virt"),
+            cpu_hz: 10_000_000,
+            cycle_accurate: false,
+            overhead: 3,
+            modules: vec![
+                ModuleInfo {
+                    module: Module::Sha2,
+                    implementation: Implementation::Hardware("hmac".into()),
+                },
+                ModuleInfo {
+                    module: Module::Sha3,
+                    implementation: Implementation::Software("rustcrypto-sha3".into()),
+                },
+                ModuleInfo {
+                    module: Module::Entropy,
+                    implementation: Implementation::Absent,
+                },
+            ],
+        }),
+        Reply::Status(Status {
+            state: SuiteState::Ready,
+            served: 12,
+            errors: 0,
+        }),
+        Reply::Status(Status {
+            state: SuiteState::Suspended,
+            served: 0,
+            errors: 4,
+        }),
+        Reply::Error(ErrorReply {
+            kind: ErrorKind::UnknownDataset,
+            detail: "aes has no dataset 'x'".into(),
+        }),
+        Reply::Error(ErrorReply {
+            kind: ErrorKind::Panic,
+            detail: "panicked at src/main.rs:1:2".into(),
+        }),
+        Reply::BenchmarkResults(BenchmarkResults::Unsupported {
+            kind: BenchmarkKind::RngTrueRandom,
+            reason: "no entropy source on qemu-virt".into(),
+        }),
+        measured(
+            Phases::Hash {
+                init: once(21),
+                input: once(1694),
+                await_digest: once(154),
+                read_digest: once(74),
+                fifo: None,
+            },
+            1,
+        ),
+        measured(
+            Phases::Hash {
+                init: stats(21),
+                input: once(911),
+                await_digest: stats(159),
+                read_digest: once(77),
+                fifo: Some(FifoTrace {
+                    max_depth: 1,
+                    full_waits: 0,
+                }),
+            },
+            10,
+        ),
+        measured(
+            Phases::AesTotal {
+                init: once(306),
+                process: stats(491),
+                deinit: once(44),
+                blocks: 5,
+            },
+            4,
+        ),
+        measured(
+            Phases::AesPerBlock {
+                init: once(306),
+                write: once(24),
+                compute: once(41),
+                read: once(37),
+                deinit: once(44),
+                blocks: 1,
+            },
+            1,
+        ),
+        measured(
+            Phases::Rng {
+                init: once(55),
+                generates: vec![
+                    GeneratePhases {
+                        generate: stats(100),
+                        read: once(20),
+                    },
+                    GeneratePhases {
+                        generate: once(50),
+                        read: once(20),
+                    },
+                ],
+            },
+            2,
+        ),
+        measured(
+            Phases::Rng {
+                init: once(1),
+                generates: vec![],
+            },
+            1,
+        ),
+        measured(
+            Phases::Micro {
+                empty: once(5),
+                nop: once(6),
+                nop10: once(15),
+                add10: once(15),
+                load10: stats(25),
+                store10: once(25),
+                mul10: once(35),
+                div: once(42),
+                loop10: u64::MAX.into_cycles(),
+            },
+            1,
+        ),
+    ]
+}
+
+trait IntoCycles {
+    fn into_cycles(self) -> Cycles;
+}
+impl IntoCycles for u64 {
+    fn into_cycles(self) -> Cycles {
+        Cycles {
+            min: self,
+            median: self,
+            max: self,
+            mean_x100: self,
+        }
+    }
+}
+
+#[test]
+fn every_request_round_trips() {
+    for request in every_request() {
+        let line = encode_request(&request);
+        assert!(line.len() <= MAX_LINE_LEN, "{line}");
+        assert_eq!(decode_request(line.as_bytes()), Ok(request), "{line}");
+    }
+}
+
+#[test]
+fn every_reply_round_trips() {
+    for reply in every_reply() {
+        let line = encode_reply(&reply);
+        assert!(line.len() <= MAX_LINE_LEN, "{line}");
+        let decoded = decode_reply(line.as_bytes());
+        // A constant window with an unusual mean is canonicalised; compare encodings instead.
+        assert_eq!(
+            decoded.as_ref().map(encode_reply),
+            Ok(line.clone()),
+            "{line}"
+        );
+    }
+}
+
+#[test]
+fn typical_results_fit_the_64_byte_budget() {
+    for reply in every_reply() {
+        let single_run = matches!(&reply, Reply::BenchmarkResults(BenchmarkResults::Measured(m)) if m.repetitions == 1
+            && !matches!(m.phases, Phases::Micro { .. }));
+        if single_run {
+            let line = encode_reply(&reply);
+            assert!(line.len() < 64, "{} bytes: {line}", line.len());
+        }
+    }
+}
+
+#[test]
+fn known_frame_layout() {
+    let line = encode_request(&Request::GetStatus);
+    assert_eq!(&line[..2], "S*");
+    assert_eq!(line.len(), 6);
+    assert_eq!(decode_request(b"S"), Err(WireError::MissingChecksum));
+    assert_eq!(decode_request(b"S*0000"), Err(WireError::Checksum));
+}
+
+#[test]
+fn rejects_out_of_range_parameters() {
+    for payload in [
+        "B trng 0",
+        "B trng 17",
+        "B micro x0",
+        "B micro x1001",
+        "B micro 5",
+        "B rng BAD",
+        "B hash 4 m a -",
+    ] {
+        let line = frame(String::from(payload));
+        assert!(
+            matches!(
+                decode_request(line.as_bytes()),
+                Err(WireError::Malformed(_))
+            ),
+            "{payload}"
+        );
+    }
+}
+
+#[test]
+fn rejects_overlong_lines_and_other_versions() {
+    let long = vec![b'a'; MAX_LINE_LEN + 1];
+    assert_eq!(decode_request(&long), Err(WireError::TooLong));
+    let hello = frame(String::from("H 99 qemu-virt 1 a 3"));
+    assert_eq!(decode_reply(hello.as_bytes()), Err(WireError::Version(99)));
+}
+
+#[test]
+fn free_text_is_sanitised_and_bounded() {
+    let detail: String = "x\ty\u{e9}  z"
+        .chars()
+        .chain(core::iter::repeat('w').take(1000))
+        .collect();
+    let line = encode_reply(&Reply::Error(ErrorReply {
+        kind: ErrorKind::Malformed,
+        detail,
+    }));
+    assert!(line.len() <= MAX_LINE_LEN);
+    let Ok(Reply::Error(e)) = decode_reply(line.as_bytes()) else {
+        panic!("{line}")
+    };
+    assert!(e.detail.starts_with("x?y? z"), "{}", e.detail);
+}
+
+#[test]
+fn inconsistent_statistics_are_rejected() {
+    for cycles in [
+        "9/5/7/6.00",
+        "5/6/7/9.00",
+        "5/5/5/5.00",
+        "5/6/7/6.0",
+        "5/6/7",
+    ] {
+        let line = frame(alloc::format!("R h k 5 2 aest {cycles} 1 1 1"));
+        assert!(decode_reply(line.as_bytes()).is_err(), "{cycles}");
+    }
+}
+
+proptest! {
+    #[test]
+    fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..600)) {
+        let _ = decode_request(&bytes);
+        let _ = decode_reply(&bytes);
+    }
+
+    #[test]
+    fn random_printable_frames_never_panic(payload in "[ -~]{0,300}") {
+        let line = frame(payload);
+        let _ = decode_request(line.as_bytes());
+        let _ = decode_reply(line.as_bytes());
+    }
+
+    #[test]
+    fn corrupted_request_frames_are_rejected(
+        index in any::<prop::sample::Index>(),
+        which in 0usize..1000,
+        replacement in any::<u8>(),
+    ) {
+        let requests = every_request();
+        let line = encode_request(&requests[which % requests.len()]);
+        let mut bytes = line.clone().into_bytes();
+        let i = index.index(bytes.len());
+        prop_assume!(bytes[i] != replacement);
+        bytes[i] = replacement;
+        prop_assert!(decode_request(&bytes).is_err(), "{} accepted", String::from_utf8_lossy(&bytes));
+    }
+
+    #[test]
+    fn corrupted_reply_frames_are_rejected(
+        index in any::<prop::sample::Index>(),
+        which in 0usize..1000,
+        replacement in any::<u8>(),
+    ) {
+        let replies = every_reply();
+        let line = encode_reply(&replies[which % replies.len()]);
+        let mut bytes = line.into_bytes();
+        let i = index.index(bytes.len());
+        prop_assume!(bytes[i] != replacement);
+        bytes[i] = replacement;
+        prop_assert!(decode_reply(&bytes).is_err());
+    }
+
+    #[test]
+    fn truncated_frames_are_rejected(cut in 1usize..64, which in 0usize..1000) {
+        let replies = every_reply();
+        let line = encode_reply(&replies[which % replies.len()]);
+        let keep = line.len().saturating_sub(cut);
+        prop_assert!(decode_reply(&line.as_bytes()[..keep]).is_err());
+    }
+}
+
+#[cfg(feature = "serde")]
+#[test]
+fn every_message_round_trips_through_json() {
+    for request in every_request() {
+        let json = serde_json::to_string(&request).unwrap();
+        assert_eq!(
+            serde_json::from_str::<Request>(&json).unwrap(),
+            request,
+            "{json}"
+        );
+    }
+    for reply in every_reply() {
+        let json = serde_json::to_string(&reply).unwrap();
+        assert_eq!(
+            serde_json::from_str::<Reply>(&json).unwrap(),
+            reply,
+            "{json}"
+        );
+    }
+}
