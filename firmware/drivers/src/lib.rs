@@ -1,0 +1,5 @@
+//! MMIO drivers. A driver holds only its base address; the module trait it implements sits
+//! at the end of its file, so nothing outside the driver touches a register.
+#![no_std]
+
+pub mod ns16550;
