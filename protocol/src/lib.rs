@@ -27,7 +27,7 @@ pub const PROTOCOL_VERSION: u16 = 1;
 pub const MAX_LINE_LEN: usize = 480;
 
 /// Most repetitions one benchmark request may ask for (bounds on-device memory for medians).
-pub const MAX_REPETITIONS: u16 = 1000;
+pub const MAX_REPETITIONS: u16 = 255;
 
 /// Most 128-bit blocks one true-random benchmark may ask for.
-pub const MAX_RNG_BLOCKS: u8 = 16;
+pub const MAX_RNG_BLOCKS: u8 = 8;

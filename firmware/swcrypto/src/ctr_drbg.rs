@@ -19,7 +19,10 @@ pub struct CtrDrbg {
 impl CtrDrbg {
     /// Instantiates from 384 bits of seed material (big-endian byte string).
     pub fn instantiate(seed_material: &[u8; SEED_LEN]) -> Self {
-        let mut drbg = Self { cipher: Aes256::new(&[0u8; 32].into()), v: 0 };
+        let mut drbg = Self {
+            cipher: Aes256::new(&[0u8; 32].into()),
+            v: 0,
+        };
         drbg.update(seed_material);
         drbg
     }

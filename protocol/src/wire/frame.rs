@@ -8,6 +8,12 @@ use crate::MAX_LINE_LEN;
 
 const CRC: crc::Crc<u16> = crc::Crc::<u16>::new(&crc::CRC_16_XMODEM);
 
+/// CRC-16/XMODEM of a payload, as carried in the `*CCCC` suffix. Exposed for writers that
+/// cannot allocate (the suite's panic handler).
+pub fn checksum(payload: &[u8]) -> u16 {
+    CRC.checksum(payload)
+}
+
 /// Appends `*CCCC` to a payload, making it a frame (without newline).
 pub fn frame(mut payload: String) -> String {
     let sum = CRC.checksum(payload.as_bytes());

@@ -14,7 +14,7 @@ mod request;
 
 use core::fmt;
 
-pub use frame::{frame, unframe};
+pub use frame::{checksum, frame, unframe};
 pub use reply::{decode_reply, encode_reply};
 pub use request::{decode_request, encode_request};
 

@@ -60,7 +60,7 @@ fn every_request() -> Vec<Request> {
     )));
     all.push(Request::Benchmark(Benchmark::RngTrueRandom(
         RngTrueRandomBenchmark {
-            blocks: 16,
+            blocks: 8,
             repetitions: None,
         },
     )));

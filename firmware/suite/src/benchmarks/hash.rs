@@ -1,0 +1,135 @@
+//! Hash benchmark (thesis 6.1.1): init, input, await digest, read digest.
+
+use alloc::format;
+use alloc::vec::Vec;
+
+use cyclebench_modules::Hasher;
+use cyclebench_protocol::{Check, FifoTrace, HashBenchmark, HashStyle, Phases};
+
+use super::{hex_words, BenchError, Outcome, Samples};
+use crate::cycles::Marks;
+use crate::platform::Provided;
+
+/// Runs `b` on `module` (`name` is "sha2" or "sha3").
+pub fn run(
+    name: &str,
+    module: Provided<'_, dyn Hasher>,
+    b: &HashBenchmark,
+    repetitions: u16,
+) -> Result<Outcome, BenchError> {
+    let datasets = cyclebench_datasets::HASH;
+    let dataset = cyclebench_datasets::hash(b.dataset.as_str()).ok_or_else(|| {
+        BenchError::unknown_dataset(name, b.dataset.as_str(), datasets.iter().map(|d| d.id))
+    })?;
+    let expected_bytes = if name == "sha2" {
+        &dataset.sha256
+    } else {
+        &dataset.sha3_256
+    };
+    let expected: [u32; 8] = core::array::from_fn(|i| {
+        u32::from_be_bytes([
+            expected_bytes[4 * i],
+            expected_bytes[4 * i + 1],
+            expected_bytes[4 * i + 2],
+            expected_bytes[4 * i + 3],
+        ])
+    });
+    // Words are prepared before timing: the input phase measures the transfer only.
+    let chunks = dataset.message.chunks_exact(4);
+    let tail = chunks.remainder();
+    let words: Vec<u32> = chunks
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+
+    let mut samples = Samples::new(4, repetitions)?;
+    let mut fifo: Option<FifoTrace> = None;
+    for _ in 0..repetitions {
+        let mut digest = [0u32; 8];
+        let (phases, trace) = once(module.module, &words, tail, b, &mut digest)
+            .map_err(|e| BenchError::module(name, e))?;
+        if digest != expected {
+            return Err(BenchError::wrong_answer(
+                name,
+                dataset.id,
+                &format!(
+                    "digest {} expected {}",
+                    hex_words(&digest),
+                    hex_words(&expected)
+                ),
+            ));
+        }
+        samples.push(&phases[..4]);
+        if let Some(t) = trace {
+            let merged = fifo.get_or_insert(t);
+            merged.max_depth = merged.max_depth.max(t.max_depth);
+            merged.full_waits = merged.full_waits.max(t.full_waits);
+        }
+    }
+    let s = samples.summary();
+    Ok(Outcome {
+        implementation: module.kind,
+        check: Check::KnownAnswer,
+        phases: Phases::Hash {
+            init: s[0],
+            input: s[1],
+            await_digest: s[2],
+            read_digest: s[3],
+            fifo,
+        },
+    })
+}
+
+/// One timed hash computation.
+fn once(
+    h: &mut dyn Hasher,
+    words: &[u32],
+    tail: &[u8],
+    b: &HashBenchmark,
+    digest: &mut [u32; 8],
+) -> Result<([u64; 5], Option<FifoTrace>), cyclebench_modules::ModuleError> {
+    let mut trace = FifoTrace {
+        max_depth: 0,
+        full_waits: 0,
+    };
+    let mut marks = Marks::<5>::new();
+    marks.mark();
+    h.init()?;
+    marks.mark();
+    match (b.style, b.track_fifo) {
+        (HashStyle::ApiConform, false) => {
+            for &w in words {
+                while !h.input_ready() {}
+                h.write_input(w);
+            }
+        }
+        (HashStyle::ApiConform, true) => {
+            for &w in words {
+                while !h.input_ready() {
+                    trace.full_waits += 1;
+                }
+                trace.max_depth = trace.max_depth.max(h.fifo_elements());
+                h.write_input(w);
+            }
+        }
+        (HashStyle::Tight, false) => words.iter().for_each(|&w| h.write_input(w)),
+        (HashStyle::Tight, true) => {
+            // The thesis's tracked tight run: one FIFO readout instead of the ready loop.
+            for &w in words {
+                trace.max_depth = trace.max_depth.max(h.fifo_elements());
+                h.write_input(w);
+            }
+        }
+    }
+    for &byte in tail {
+        if b.style == HashStyle::ApiConform {
+            while !h.input_ready() {}
+        }
+        h.write_input_byte(byte);
+    }
+    marks.mark();
+    h.wait_for_completion()?;
+    marks.mark();
+    h.read_digest(digest);
+    marks.mark();
+    Ok((marks.phases(), b.track_fifo.then_some(trace)))
+}

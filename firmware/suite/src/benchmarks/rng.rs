@@ -1,0 +1,140 @@
+//! RNG benchmarks (thesis 6.1.2, Fig. 6.2): seeding, then each generate request and the read
+//! of its blocks.
+
+use alloc::format;
+use alloc::vec::Vec;
+
+use cyclebench_modules::{ModuleError, Rng};
+use cyclebench_protocol::{
+    Check, GeneratePhases, Phases, RngSeededBenchmark, RngTrueRandomBenchmark,
+};
+
+use super::{hex_words, BenchError, Outcome, Samples};
+use crate::cycles::now;
+use crate::platform::Provided;
+
+/// Seeds with `seed` (None = entropy source), runs the generate plan, and returns
+/// `[init, gen1, read1, gen2, read2, ...]` and every block read.
+fn once(
+    r: &mut dyn Rng,
+    seed: Option<&[u32]>,
+    plan: &[u8],
+    out: &mut Vec<[u32; 4]>,
+) -> Result<Vec<u64>, ModuleError> {
+    let mut phases = Vec::with_capacity(1 + 2 * plan.len());
+    out.clear();
+    let start = now();
+    r.init(seed)?;
+    let mut last = now();
+    phases.push(last - start);
+    for &blocks in plan {
+        r.generate(u32::from(blocks))?;
+        let generated = now();
+        for _ in 0..blocks {
+            out.push(r.read_output()?);
+        }
+        let read = now();
+        phases.push(generated - last);
+        phases.push(read - generated);
+        last = read;
+    }
+    Ok(phases)
+}
+
+fn summarise(
+    samples: &Samples,
+    implementation: cyclebench_protocol::ImplementationKind,
+    check: Check,
+) -> Outcome {
+    let s = samples.summary();
+    let generates = s[1..]
+        .chunks_exact(2)
+        .map(|p| GeneratePhases {
+            generate: p[0],
+            read: p[1],
+        })
+        .collect();
+    Outcome {
+        implementation,
+        check,
+        phases: Phases::Rng {
+            init: s[0],
+            generates,
+        },
+    }
+}
+
+/// Seeded generation over a dataset; every block with a known answer is checked.
+pub fn run_seeded(
+    module: Provided<'_, dyn Rng>,
+    b: &RngSeededBenchmark,
+    repetitions: u16,
+) -> Result<Outcome, BenchError> {
+    let all = cyclebench_datasets::RNG;
+    let d = cyclebench_datasets::rng(b.dataset.as_str()).ok_or_else(|| {
+        BenchError::unknown_dataset("rng", b.dataset.as_str(), all.iter().map(|d| d.id))
+    })?;
+    let plan: Vec<u8> = d.generates.iter().map(|g| g.blocks).collect();
+    let mut samples = Samples::new(1 + 2 * plan.len(), repetitions)?;
+    let mut out = Vec::new();
+    for _ in 0..repetitions {
+        let row = once(module.module, Some(d.seed), &plan, &mut out)
+            .map_err(|e| BenchError::module("rng", e))?;
+        let mut blocks = out.iter();
+        for (i, g) in d.generates.iter().enumerate() {
+            let got: Vec<[u32; 4]> = blocks
+                .by_ref()
+                .take(usize::from(g.blocks))
+                .copied()
+                .collect();
+            if let Some(expected) = g.expected {
+                if got != expected {
+                    let flat = |b: &[[u32; 4]]| {
+                        hex_words(&b.iter().flatten().copied().collect::<Vec<_>>())
+                    };
+                    return Err(BenchError::wrong_answer(
+                        "rng",
+                        d.id,
+                        &format!(
+                            "generate {} gave {} expected {}",
+                            i + 1,
+                            flat(&got),
+                            flat(expected)
+                        ),
+                    ));
+                }
+            }
+        }
+        samples.push(&row);
+    }
+    Ok(summarise(&samples, module.kind, Check::KnownAnswer))
+}
+
+/// Entropy-seeded generation of `b.blocks` single-block requests. No known answer exists;
+/// the output must not be constant and no two blocks may repeat.
+pub fn run_true_random(
+    module: Provided<'_, dyn Rng>,
+    b: &RngTrueRandomBenchmark,
+    repetitions: u16,
+) -> Result<Outcome, BenchError> {
+    let plan: Vec<u8> = alloc::vec![1; usize::from(b.blocks)];
+    let mut samples = Samples::new(1 + 2 * plan.len(), repetitions)?;
+    let mut out = Vec::new();
+    let mut seen: Vec<[u32; 4]> = Vec::new();
+    for _ in 0..repetitions {
+        let row =
+            once(module.module, None, &plan, &mut out).map_err(|e| BenchError::module("rng", e))?;
+        for block in &out {
+            if block.iter().all(|&w| w == block[0]) || seen.contains(block) {
+                return Err(BenchError::wrong_answer(
+                    "rng",
+                    "entropy",
+                    &format!("implausible output block {}", hex_words(block)),
+                ));
+            }
+            seen.push(*block);
+        }
+        samples.push(&row);
+    }
+    Ok(summarise(&samples, module.kind, Check::Plausibility))
+}

@@ -1,0 +1,79 @@
+//! Cycle measurement: one counter-read sequence with a constant instruction count, and the
+//! boot-time calibration of what an empty window costs.
+
+use core::arch::asm;
+
+/// Reads the 64-bit machine cycle counter.
+///
+/// The read is a single asm block, so every inlined copy is the same four instructions
+/// (`mcycleh`, `mcycle`, `mcycleh`, branch); the retry only runs when the low word wrapped
+/// between the reads. The block is not `nomem`, so the compiler does not move memory or MMIO
+/// accesses across it.
+#[inline(always)]
+pub fn now() -> u64 {
+    let hi: u32;
+    let lo: u32;
+    // SAFETY: reads the cycle counter CSRs only; touches no memory and no stack.
+    unsafe {
+        asm!(
+            "3:",
+            "csrr {hi}, mcycleh",
+            "csrr {lo}, mcycle",
+            "csrr {check}, mcycleh",
+            "bne {hi}, {check}, 3b",
+            hi = out(reg) hi,
+            lo = out(reg) lo,
+            check = out(reg) _,
+            options(nostack),
+        );
+    }
+    (u64::from(hi) << 32) | u64::from(lo)
+}
+
+/// Cycles between two back-to-back reads: the minimum over many tries, so that an interrupt
+/// or a counter wrap in one try does not inflate it.
+pub fn calibrate() -> u32 {
+    let mut best = u64::MAX;
+    for _ in 0..64 {
+        let start = now();
+        let end = now();
+        best = best.min(end.wrapping_sub(start));
+    }
+    u32::try_from(best).unwrap_or(u32::MAX)
+}
+
+/// Timestamps taken at phase boundaries; phase `i` lasts from mark `i` to mark `i + 1`.
+pub struct Marks<const N: usize> {
+    at: [u64; N],
+    next: usize,
+}
+
+impl<const N: usize> Marks<N> {
+    /// No marks yet.
+    #[inline(always)]
+    pub fn new() -> Self {
+        Self {
+            at: [0; N],
+            next: 0,
+        }
+    }
+
+    /// Records the current cycle count as the next boundary.
+    #[inline(always)]
+    pub fn mark(&mut self) {
+        let t = now();
+        if let Some(slot) = self.at.get_mut(self.next) {
+            *slot = t;
+        }
+        self.next += 1;
+    }
+
+    /// Lengths of the `N - 1` phases between consecutive marks.
+    pub fn phases(&self) -> [u64; N] {
+        let mut out = [0; N];
+        for i in 1..N {
+            out[i - 1] = self.at[i].wrapping_sub(self.at[i - 1]);
+        }
+        out
+    }
+}

@@ -1,0 +1,31 @@
+//! The cyclebench suite: boots, calibrates its cycle measurement, announces itself and serves
+//! benchmark requests from the host, one reply per request (or, built with the `selftest`
+//! feature, runs its on-target self-tests).
+#![no_std]
+#![no_main]
+
+extern crate alloc;
+
+mod benchmarks;
+mod cycles;
+mod line;
+mod platform;
+mod runtime;
+mod serve;
+mod software;
+
+#[cfg(feature = "selftest")]
+mod selftest;
+
+use platform::Platform;
+
+#[riscv_rt::entry]
+fn main() -> ! {
+    runtime::heap::init();
+    let mut platform = platform::Current::take();
+    let overhead = cycles::calibrate();
+    #[cfg(feature = "selftest")]
+    selftest::run(&mut platform, overhead);
+    #[cfg(not(feature = "selftest"))]
+    serve::run(&mut platform, overhead)
+}

@@ -1,0 +1,104 @@
+//! QEMU `virt`: a 16550 UART and RAM, no accelerators. Every module is software (RustCrypto
+//! and the suite's CTR_DRBG) and labelled so; there is no entropy source. Not cycle-accurate:
+//! `mcycle` follows host time (or instructions with `-icount`).
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::ptr::write_volatile;
+
+use cyclebench_drivers::ns16550::Ns16550;
+use cyclebench_modules::{AesEngine, Comm, Hasher, Rng};
+use cyclebench_protocol::{Implementation, ImplementationKind, Module, ModuleInfo};
+
+use super::{entry, Platform, Provided};
+use crate::software::{SoftAes, SoftCtrDrbg, SoftSha256, SoftSha3};
+
+/// The 16550 UART of `virt`.
+const UART0: usize = 0x1000_0000;
+/// The SiFive test device of `virt`: writing to it ends QEMU with a status.
+const TEST_DEVICE: usize = 0x0010_0000;
+const TEST_PASS: u32 = 0x5555;
+const TEST_FAIL: u32 = 0x3333;
+
+/// The QEMU `virt` platform.
+pub struct QemuVirt {
+    uart: Ns16550,
+    sha2: SoftSha256,
+    sha3: SoftSha3,
+    aes: SoftAes,
+    rng: SoftCtrDrbg,
+}
+
+fn software<'a, T: ?Sized>(module: &'a mut T) -> Option<Provided<'a, T>> {
+    Some(Provided {
+        module,
+        kind: ImplementationKind::Software,
+    })
+}
+
+impl Platform for QemuVirt {
+    const NAME: &'static str = "qemu-virt";
+    // QEMU has no fixed CPU clock; this is virt's timebase (10 MHz), for orientation only.
+    const CPU_HZ: u32 = 10_000_000;
+    const CYCLE_ACCURATE: bool = false;
+    type Comm = Ns16550;
+
+    fn take() -> Self {
+        Self {
+            uart: Self::panic_comm(),
+            sha2: SoftSha256::new(),
+            sha3: SoftSha3::new(),
+            aes: SoftAes::new(),
+            rng: SoftCtrDrbg::new(),
+        }
+    }
+
+    fn panic_comm() -> Ns16550 {
+        // SAFETY: UART0 is virt's 16550; the suite is single-threaded and the panic path only
+        // takes it over when normal execution has ended.
+        unsafe { Ns16550::new(UART0) }
+    }
+
+    fn stop(success: bool) -> ! {
+        let code = if success {
+            TEST_PASS
+        } else {
+            TEST_FAIL | (1 << 16)
+        };
+        // SAFETY: TEST_DEVICE is virt's SiFive test device; writing a code ends the simulation.
+        unsafe { write_volatile(TEST_DEVICE as *mut u32, code) };
+        loop {
+            riscv::asm::wfi();
+        }
+    }
+
+    fn comm(&mut self) -> &mut dyn Comm {
+        &mut self.uart
+    }
+    fn sha2(&mut self) -> Option<Provided<'_, dyn Hasher>> {
+        software(&mut self.sha2)
+    }
+    fn sha3(&mut self) -> Option<Provided<'_, dyn Hasher>> {
+        software(&mut self.sha3)
+    }
+    fn aes(&mut self) -> Option<Provided<'_, dyn AesEngine>> {
+        software(&mut self.aes)
+    }
+    fn rng(&mut self) -> Option<Provided<'_, dyn Rng>> {
+        software(&mut self.rng)
+    }
+    fn has_entropy(&self) -> bool {
+        false
+    }
+
+    fn modules(&self) -> Vec<ModuleInfo> {
+        let sw = |name: &str| Implementation::Software(String::from(name));
+        Vec::from([
+            entry(Module::Sha2, sw("rustcrypto-sha2")),
+            entry(Module::Sha3, sw("rustcrypto-sha3")),
+            entry(Module::Aes, sw("rustcrypto-aes")),
+            entry(Module::Rng, sw("ctr-drbg-aes256")),
+            entry(Module::Entropy, Implementation::Absent),
+        ])
+    }
+}

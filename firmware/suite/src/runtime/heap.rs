@@ -1,0 +1,25 @@
+//! The heap: a linked-list allocator over a static region.
+
+use core::mem::MaybeUninit;
+
+use embedded_alloc::Heap;
+
+/// Heap size. Requests are bounded on the wire, so this only has to hold one request's
+/// samples (at most 255 repetitions × 17 phases × 8 bytes) plus small messages.
+pub const HEAP_SIZE: usize = 64 * 1024;
+
+#[global_allocator]
+static HEAP: Heap = Heap::empty();
+
+/// Hands the static region to the allocator; call once, first thing after reset.
+pub fn init() {
+    static mut REGION: [MaybeUninit<u8>; HEAP_SIZE] = [MaybeUninit::uninit(); HEAP_SIZE];
+    // SAFETY: called once at start-up before any allocation; REGION is used by nothing else.
+    unsafe { HEAP.init(core::ptr::addr_of_mut!(REGION) as usize, HEAP_SIZE) }
+}
+
+/// Bytes currently free on the heap.
+#[allow(dead_code)] // used by the self-tests
+pub fn free() -> usize {
+    HEAP.free()
+}
