@@ -8,9 +8,12 @@ extern crate alloc;
 
 mod benchmarks;
 mod cycles;
+// The self-test build replaces the main loop, leaving its reader unused.
+#[cfg_attr(feature = "selftest", allow(dead_code))]
 mod line;
 mod platform;
 mod runtime;
+#[cfg_attr(feature = "selftest", allow(dead_code))]
 mod serve;
 mod software;
 

@@ -59,7 +59,7 @@ impl<P: Platform> Runner<'_, P> {
         let verdict = match benchmarks::run(self.platform, &benchmark, overhead) {
             Ok(BenchmarkResults::Measured(_)) => Verdict::Pass,
             Ok(BenchmarkResults::Unsupported { reason, .. }) => Verdict::Skip(reason),
-            Err(e) => Verdict::Fail(e.detail),
+            Err(e) => Verdict::Fail(format!("{:?}: {}", e.kind, e.detail)),
         };
         self.record(name, verdict);
     }
@@ -86,6 +86,8 @@ pub fn run<P: Platform>(platform: &mut P, overhead: u32) -> ! {
         skipped: 0,
     };
     r.say("");
+    let hello = cyclebench_protocol::wire::encode_reply(&crate::serve::hello(r.platform, overhead));
+    r.say(&hello);
     r.say(&format!("cyclebench self-test on {}", P::NAME));
 
     // Runtime.
