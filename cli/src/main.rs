@@ -1,1 +1,48 @@
-fn main() {}
+//! `cyclebench`: runs benchmark description files on a target (a simulator it starts itself
+//! or a board on a serial port) and records every result.
+
+mod bench_file;
+mod firmware;
+mod link;
+mod records;
+mod run;
+mod selftest;
+mod session;
+mod summary;
+mod target;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Cycle-accurate benchmarking of security-critical operations on RISC-V roots of trust.
+#[derive(Parser)]
+#[command(name = "cyclebench", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run .bench files on a target and write a results directory.
+    Run(run::Args),
+    /// Build the suite's self-test firmware, run it on a target and report its verdict.
+    Selftest(selftest::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let outcome = match cli.command {
+        Command::Run(args) => run::run(args),
+        Command::Selftest(args) => selftest::run(args),
+    };
+    match outcome {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}

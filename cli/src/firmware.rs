@@ -1,0 +1,58 @@
+//! Building the suite firmware for a platform, and naming the revision it was built from.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{bail, Context, Result};
+
+/// Root of the cyclebench repository this tool was built from.
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().map(Path::to_path_buf).unwrap_or_default()
+}
+
+/// Builds the suite for `platform_feature` (e.g. `qemu-virt`), optionally as the self-test
+/// build, and returns the ELF. Cargo makes this a no-op when nothing changed.
+pub fn build(platform_feature: &str, selftest: bool) -> Result<PathBuf> {
+    let root = repo_root();
+    let manifest = root.join("firmware/Cargo.toml");
+    if !manifest.exists() {
+        bail!("firmware sources not found at {}; run cyclebench from its repository or pass --firmware", manifest.display());
+    }
+    let variant = if selftest { "selftest" } else { "suite" };
+    let target_dir = root.join("target/firmware").join(format!("{platform_feature}-{variant}"));
+    let mut features = String::from(platform_feature);
+    if selftest {
+        features.push_str(",selftest");
+    }
+    let output = Command::new(std::env::var("CARGO").unwrap_or_else(|_| String::from("cargo")))
+        .current_dir(root.join("firmware"))
+        .args(["build", "--release", "--quiet", "-p", "cyclebench-suite", "--features", &features])
+        .arg("--target-dir")
+        .arg(&target_dir)
+        .output()
+        .context("running cargo to build the firmware (is Rust installed? run ./setup.sh)")?;
+    if !output.status.success() {
+        bail!(
+            "building the {variant} firmware for {platform_feature} failed:\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    let elf = target_dir.join("riscv32imc-unknown-none-elf/release/cyclebench-suite");
+    if !elf.exists() {
+        bail!("firmware build succeeded but {} is missing", elf.display());
+    }
+    Ok(elf)
+}
+
+/// `git describe` of the repository (with `-dirty` for local changes), or "unknown".
+pub fn revision() -> String {
+    Command::new("git")
+        .current_dir(repo_root())
+        .args(["describe", "--always", "--dirty", "--abbrev=12"])
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| String::from("unknown"))
+}

@@ -1,0 +1,46 @@
+//! The table printed at the end of a run.
+
+use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
+
+use crate::records::{Record, Status};
+
+/// Renders one row per record.
+pub fn table(records: &[Record]) -> Table {
+    let mut table = Table::new();
+    table.load_preset(UTF8_FULL_CONDENSED).set_header([
+        "where", "benchmark", "dataset", "config", "impl", "status", "total cycles", "phases (corrected) / reason",
+    ]);
+    for r in records {
+        let status = match r.status {
+            Status::Ok if r.verified => "ok, verified",
+            Status::Ok => "ok",
+            Status::Unsupported => "unsupported",
+            Status::Error => "ERROR",
+        };
+        let detail = match r.status {
+            Status::Ok => r.phases.iter().map(|(k, v)| format!("{k} {v}")).collect::<Vec<_>>().join(", "),
+            Status::Unsupported => r.reason.clone().unwrap_or_default(),
+            Status::Error => r.error.clone().unwrap_or_default(),
+        };
+        table.add_row(vec![
+            Cell::new(format!("{}:{}", r.file, r.line)),
+            Cell::new(&r.benchmark),
+            Cell::new(r.dataset.as_deref().unwrap_or("")),
+            Cell::new(r.config.as_deref().unwrap_or("")),
+            Cell::new(r.implementation.as_deref().unwrap_or("")),
+            Cell::new(status),
+            Cell::new(r.total_cycles.map(|c| c.to_string()).unwrap_or_default()).set_alignment(CellAlignment::Right),
+            Cell::new(truncate(&detail, 90)),
+        ]);
+    }
+    table
+}
+
+fn truncate(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_owned();
+    }
+    let mut cut: String = text.chars().take(max - 1).collect();
+    cut.push('…');
+    cut
+}
