@@ -27,9 +27,17 @@ pub enum Line {
     /// Comment or blank line, copied to the output as is.
     Comment(String),
     /// A valid line.
-    Action { number: usize, text: String, action: Action },
+    Action {
+        number: usize,
+        text: String,
+        action: Action,
+    },
     /// A line that is neither; says why.
-    Invalid { number: usize, text: String, error: String },
+    Invalid {
+        number: usize,
+        text: String,
+        error: String,
+    },
 }
 
 #[derive(Deserialize)]
@@ -40,7 +48,8 @@ struct RawLine {
 
 /// Reads and parses a `.bench` file.
 pub fn read(path: &Path) -> Result<Vec<Line>> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
     Ok(parse(&text))
 }
 
@@ -55,8 +64,16 @@ pub fn parse(text: &str) -> Vec<Line> {
                 return Line::Comment(raw.to_owned());
             }
             match parse_action(trimmed) {
-                Ok(action) => Line::Action { number, text: raw.to_owned(), action },
-                Err(error) => Line::Invalid { number, text: raw.to_owned(), error },
+                Ok(action) => Line::Action {
+                    number,
+                    text: raw.to_owned(),
+                    action,
+                },
+                Err(error) => Line::Invalid {
+                    number,
+                    text: raw.to_owned(),
+                    error,
+                },
             }
         })
         .collect()
@@ -66,9 +83,14 @@ fn parse_action(line: &str) -> Result<Action, String> {
     if line.starts_with('"') {
         return serde_json::from_str::<Request>(line)
             .map(Action::Request)
-            .map_err(|e| format!("not a control request (\"hello\", \"get_status\", \"done\", \"suspend\"): {e}"));
+            .map_err(|e| {
+                format!(
+                    "not a control request (\"hello\", \"get_status\", \"done\", \"suspend\"): {e}"
+                )
+            });
     }
-    let value: serde_json::Value = serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
+    let value: serde_json::Value =
+        serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
     if value.get("raw_line").is_some() {
         let raw: RawLine = serde_json::from_value(value).map_err(|e| format!("raw line: {e}"))?;
         return Ok(Action::Raw(raw.raw_line));
@@ -91,11 +113,16 @@ fn parse_action(line: &str) -> Result<Action, String> {
 fn validate(b: &Benchmark) -> Result<(), String> {
     let reps = b.repetitions();
     if reps == 0 || reps > MAX_REPETITIONS {
-        return Err(format!("repetitions must be 1 to {MAX_REPETITIONS}, got {reps}"));
+        return Err(format!(
+            "repetitions must be 1 to {MAX_REPETITIONS}, got {reps}"
+        ));
     }
     if let Benchmark::RngTrueRandom(r) = b {
         if r.blocks == 0 || r.blocks > MAX_RNG_BLOCKS {
-            return Err(format!("blocks must be 1 to {MAX_RNG_BLOCKS}, got {}", r.blocks));
+            return Err(format!(
+                "blocks must be 1 to {MAX_RNG_BLOCKS}, got {}",
+                r.blocks
+            ));
         }
     }
     Ok(())
@@ -113,20 +140,42 @@ mod tests {
         assert_eq!(lines.len(), 6);
         assert_eq!(lines[0], Line::Comment("# sha".into()));
         assert_eq!(lines[1], Line::Comment(String::new()));
-        let Line::Action { number: 3, action: Action::Request(Request::Benchmark(Benchmark::Hash(h))), .. } = &lines[2] else {
+        let Line::Action {
+            number: 3,
+            action: Action::Request(Request::Benchmark(Benchmark::Hash(h))),
+            ..
+        } = &lines[2]
+        else {
             panic!("{:?}", lines[2])
         };
-        assert_eq!((h.algorithm, h.style, h.dataset.as_str()), (HashAlgorithm::Sha2, HashStyle::Tight, "abc"));
-        assert!(matches!(lines[3], Line::Action { action: Action::Request(Request::Suspend), .. }));
+        assert_eq!(
+            (h.algorithm, h.style, h.dataset.as_str()),
+            (HashAlgorithm::Sha2, HashStyle::Tight, "abc")
+        );
+        assert!(matches!(
+            lines[3],
+            Line::Action {
+                action: Action::Request(Request::Suspend),
+                ..
+            }
+        ));
         assert!(matches!(&lines[4], Line::Action { action: Action::Raw(r), .. } if r == "x"));
-        assert!(matches!(&lines[5], Line::Invalid { number: 6, error, .. } if error.starts_with("not JSON")));
+        assert!(
+            matches!(&lines[5], Line::Invalid { number: 6, error, .. } if error.starts_with("not JSON"))
+        );
     }
 
     #[test]
     fn rejects_bad_fields_and_ranges_with_a_reason() {
         for (line, needle) in [
-            (r#"{"hash": {"algorithm": "sha2", "dataset": "abc", "colour": 1}}"#, "unknown field"),
-            (r#"{"hash": {"algorithm": "md5", "dataset": "abc"}}"#, "unknown variant"),
+            (
+                r#"{"hash": {"algorithm": "sha2", "dataset": "abc", "colour": 1}}"#,
+                "unknown field",
+            ),
+            (
+                r#"{"hash": {"algorithm": "md5", "dataset": "abc"}}"#,
+                "unknown variant",
+            ),
             (r#"{"micro": {"repetitions": 0}}"#, "repetitions must be"),
             (r#"{"rng_true_random": {"blocks": 9}}"#, "blocks must be"),
             (r#"{"aes": {"dataset": "Not Valid"}}"#, "dataset id"),
@@ -134,7 +183,9 @@ mod tests {
             ("\"reboot\"", "not a control request"),
         ] {
             let lines = parse(line);
-            let Line::Invalid { error, .. } = &lines[0] else { panic!("{line} accepted") };
+            let Line::Invalid { error, .. } = &lines[0] else {
+                panic!("{line} accepted")
+            };
             assert!(error.contains(needle), "{line}: {error}");
         }
     }

@@ -7,7 +7,10 @@ use anyhow::{bail, Context, Result};
 
 /// Root of the cyclebench repository this tool was built from.
 pub fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().map(Path::to_path_buf).unwrap_or_default()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default()
 }
 
 /// Builds the suite for `platform_feature` (e.g. `qemu-virt`), optionally as the self-test
@@ -19,14 +22,24 @@ pub fn build(platform_feature: &str, selftest: bool) -> Result<PathBuf> {
         bail!("firmware sources not found at {}; run cyclebench from its repository or pass --firmware", manifest.display());
     }
     let variant = if selftest { "selftest" } else { "suite" };
-    let target_dir = root.join("target/firmware").join(format!("{platform_feature}-{variant}"));
+    let target_dir = root
+        .join("target/firmware")
+        .join(format!("{platform_feature}-{variant}"));
     let mut features = String::from(platform_feature);
     if selftest {
         features.push_str(",selftest");
     }
     let output = Command::new(std::env::var("CARGO").unwrap_or_else(|_| String::from("cargo")))
         .current_dir(root.join("firmware"))
-        .args(["build", "--release", "--quiet", "-p", "cyclebench-suite", "--features", &features])
+        .args([
+            "build",
+            "--release",
+            "--quiet",
+            "-p",
+            "cyclebench-suite",
+            "--features",
+            &features,
+        ])
         .arg("--target-dir")
         .arg(&target_dir)
         .output()

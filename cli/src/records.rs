@@ -7,8 +7,8 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 use cyclebench_protocol::{
-    Benchmark, BenchmarkResults, Check, Cycles, FifoTrace, HashAlgorithm, Hello, Implementation, ImplementationKind,
-    Measured, Module, Phases, Reply, Request,
+    Benchmark, BenchmarkResults, Check, Cycles, FifoTrace, HashAlgorithm, Hello, Implementation,
+    ImplementationKind, Measured, Module, Phases, Reply, Request,
 };
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -203,8 +203,10 @@ impl Record {
             let correction = u64::from(m.overhead) * u64::from(phase.windows);
             let corrected = correct(&phase.cycles, correction);
             total += corrected.median;
-            self.phases.insert(phase.name.clone(), corrected.median.into());
-            self.raw_phases.insert(phase.name.clone(), phase.cycles.median.into());
+            self.phases
+                .insert(phase.name.clone(), corrected.median.into());
+            self.raw_phases
+                .insert(phase.name.clone(), phase.cycles.median.into());
             if m.repetitions > 1 {
                 let s = PhaseStats {
                     n: m.repetitions,
@@ -257,15 +259,22 @@ fn describe_request(record: &mut Record, request: &Request, hello: Option<&Hello
             if h.track_fifo {
                 config.push_str(" fifo-tracked");
             }
-            let bytes = cyclebench_datasets::hash(h.dataset.as_str()).map(|d| d.message.len() as u64);
+            let bytes =
+                cyclebench_datasets::hash(h.dataset.as_str()).map(|d| d.message.len() as u64);
             (Some(module), config, bytes)
         }
         Benchmark::Aes(a) => {
-            let mut config = format!("{} {} {}", kebab(&a.direction), kebab(&a.granularity), kebab(&a.trigger));
+            let mut config = format!(
+                "{} {} {}",
+                kebab(&a.direction),
+                kebab(&a.granularity),
+                kebab(&a.trigger)
+            );
             if a.tight {
                 config.push_str(" tight");
             }
-            let bytes = cyclebench_datasets::aes(a.dataset.as_str()).map(|d| d.plaintext.len() as u64);
+            let bytes =
+                cyclebench_datasets::aes(a.dataset.as_str()).map(|d| d.plaintext.len() as u64);
             (Some(Module::Aes), config, bytes)
         }
         Benchmark::RngSeeded(r) => {
@@ -273,9 +282,11 @@ fn describe_request(record: &mut Record, request: &Request, hello: Option<&Hello
                 .map(|d| d.generates.iter().map(|g| 16 * u64::from(g.blocks)).sum());
             (Some(Module::Rng), String::from("seeded"), bytes)
         }
-        Benchmark::RngTrueRandom(r) => {
-            (Some(Module::Entropy), format!("entropy-seeded {} blocks", r.blocks), Some(16 * u64::from(r.blocks)))
-        }
+        Benchmark::RngTrueRandom(r) => (
+            Some(Module::Entropy),
+            format!("entropy-seeded {} blocks", r.blocks),
+            Some(16 * u64::from(r.blocks)),
+        ),
         Benchmark::Micro(_) => (None, String::from("instruction blocks"), None),
     };
     record.module = Some(module.map_or("cpu", Module::name).to_owned());
@@ -284,10 +295,14 @@ fn describe_request(record: &mut Record, request: &Request, hello: Option<&Hello
     record.repetitions = Some(b.repetitions());
     record.implementation_name = module.and_then(|m| {
         let lookup = if m == Module::Entropy { Module::Rng } else { m };
-        hello?.modules.iter().find(|i| i.module == lookup).and_then(|i| match &i.implementation {
-            Implementation::Hardware(n) | Implementation::Software(n) => Some(n.clone()),
-            Implementation::Absent => None,
-        })
+        hello?
+            .modules
+            .iter()
+            .find(|i| i.module == lookup)
+            .and_then(|i| match &i.implementation {
+                Implementation::Hardware(n) | Implementation::Software(n) => Some(n.clone()),
+                Implementation::Absent => None,
+            })
     });
 }
 
@@ -306,15 +321,35 @@ pub struct ResultsWriter {
 }
 
 const CSV_HEADER: [&str; 20] = [
-    "status", "target", "platform", "file", "line", "benchmark", "dataset", "config", "implementation",
-    "implementation_name", "verified", "cycle_accurate", "repetitions", "overhead", "total_cycles", "bytes",
-    "cycles_per_byte", "phases", "error", "firmware_revision",
+    "status",
+    "target",
+    "platform",
+    "file",
+    "line",
+    "benchmark",
+    "dataset",
+    "config",
+    "implementation",
+    "implementation_name",
+    "verified",
+    "cycle_accurate",
+    "repetitions",
+    "overhead",
+    "total_cycles",
+    "bytes",
+    "cycles_per_byte",
+    "phases",
+    "error",
+    "firmware_revision",
 ];
 
 impl ResultsWriter {
     /// Creates both files in `dir`.
     pub fn create(dir: &Path) -> Result<Self> {
-        let open = |name: &str| File::create(dir.join(name)).with_context(|| format!("creating {}", dir.join(name).display()));
+        let open = |name: &str| {
+            File::create(dir.join(name))
+                .with_context(|| format!("creating {}", dir.join(name).display()))
+        };
         let jsonl = BufWriter::new(open("results.jsonl")?);
         let mut csv = csv::Writer::from_writer(open("results.csv")?);
         csv.write_record(CSV_HEADER)?;

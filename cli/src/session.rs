@@ -28,9 +28,17 @@ pub enum RequestError {
 impl std::fmt::Display for RequestError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Self::Timeout(t) => write!(f, "no reply within {:.0} s (raise --timeout if the benchmark is long)", t.as_secs_f64()),
+            Self::Timeout(t) => write!(
+                f,
+                "no reply within {:.0} s (raise --timeout if the benchmark is long)",
+                t.as_secs_f64()
+            ),
             Self::Closed(why) => write!(f, "link lost: {why}"),
-            Self::Reset(hello) => write!(f, "the target reset during this request (it sent a new hello as {})", hello.platform),
+            Self::Reset(hello) => write!(
+                f,
+                "the target reset during this request (it sent a new hello as {})",
+                hello.platform
+            ),
             Self::Garbled { line, error } => write!(f, "undecodable reply ({error}): {line:?}"),
         }
     }
@@ -101,10 +109,15 @@ impl Session {
     }
 
     fn exchange(&mut self, line: &str, hello_expected: bool) -> Result<Reply, RequestError> {
-        self.link.write_line(line).map_err(|e| RequestError::Closed(format!("{e:#}")))?;
+        self.link
+            .write_line(line)
+            .map_err(|e| RequestError::Closed(format!("{e:#}")))?;
         let start = Instant::now();
         loop {
-            let remaining = self.timeout.checked_sub(start.elapsed()).ok_or(RequestError::Timeout(self.timeout))?;
+            let remaining = self
+                .timeout
+                .checked_sub(start.elapsed())
+                .ok_or(RequestError::Timeout(self.timeout))?;
             let line = match self.link.read_line(remaining) {
                 Ok(line) => line,
                 Err(ReadError::Timeout) => return Err(RequestError::Timeout(self.timeout)),
@@ -129,6 +142,12 @@ fn describe_noise(noise: &[String]) -> String {
     if noise.is_empty() {
         return String::from(" (it sent nothing)");
     }
-    let tail: Vec<&str> = noise.iter().rev().take(5).rev().map(String::as_str).collect();
+    let tail: Vec<&str> = noise
+        .iter()
+        .rev()
+        .take(5)
+        .rev()
+        .map(String::as_str)
+        .collect();
     format!("; last output:\n  {}", tail.join("\n  "))
 }

@@ -8,7 +8,14 @@ use crate::records::{Record, Status};
 pub fn table(records: &[Record]) -> Table {
     let mut table = Table::new();
     table.load_preset(UTF8_FULL_CONDENSED).set_header([
-        "where", "benchmark", "dataset", "config", "impl", "status", "total cycles", "phases (corrected) / reason",
+        "where",
+        "benchmark",
+        "dataset",
+        "config",
+        "impl",
+        "status",
+        "total cycles",
+        "phases (corrected) / reason",
     ]);
     for r in records {
         let status = match r.status {
@@ -18,18 +25,24 @@ pub fn table(records: &[Record]) -> Table {
             Status::Error => "ERROR",
         };
         let detail = match r.status {
-            Status::Ok => r.phases.iter().map(|(k, v)| format!("{k} {v}")).collect::<Vec<_>>().join(", "),
+            Status::Ok => r
+                .phases
+                .iter()
+                .map(|(k, v)| format!("{k} {v}"))
+                .collect::<Vec<_>>()
+                .join(", "),
             Status::Unsupported => r.reason.clone().unwrap_or_default(),
             Status::Error => r.error.clone().unwrap_or_default(),
         };
         table.add_row(vec![
-            Cell::new(format!("{}:{}", r.file, r.line)),
+            Cell::new(format!("{}:{}", file_name(&r.file), r.line)),
             Cell::new(&r.benchmark),
             Cell::new(r.dataset.as_deref().unwrap_or("")),
             Cell::new(r.config.as_deref().unwrap_or("")),
             Cell::new(r.implementation.as_deref().unwrap_or("")),
             Cell::new(status),
-            Cell::new(r.total_cycles.map(|c| c.to_string()).unwrap_or_default()).set_alignment(CellAlignment::Right),
+            Cell::new(r.total_cycles.map(|c| c.to_string()).unwrap_or_default())
+                .set_alignment(CellAlignment::Right),
             Cell::new(truncate(&detail, 90)),
         ]);
     }
@@ -43,4 +56,11 @@ fn truncate(text: &str, max: usize) -> String {
     let mut cut: String = text.chars().take(max - 1).collect();
     cut.push('…');
     cut
+}
+
+fn file_name(path: &str) -> &str {
+    std::path::Path::new(path)
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or(path)
 }

@@ -100,7 +100,9 @@ impl TargetArgs {
 fn qemu_virt(elf: &std::path::Path) -> Command {
     let mut qemu = Command::new("qemu-system-riscv32");
     qemu.args(["-M", "virt", "-cpu", "rv32", "-bios", "none", "-m", "32M"])
-        .args(["-display", "none", "-serial", "stdio", "-monitor", "none", "-icount", "shift=0"])
+        .args([
+            "-display", "none", "-serial", "stdio", "-monitor", "none", "-icount", "shift=0",
+        ])
         .arg("-kernel")
         .arg(elf);
     qemu

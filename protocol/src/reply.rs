@@ -7,6 +7,8 @@ use alloc::vec::Vec;
 use crate::BenchmarkKind;
 
 /// A message from the suite to the host.
+// One reply exists at a time; boxing the large variants would only add allocations.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(
@@ -162,6 +164,7 @@ pub struct ErrorReply {
 }
 
 /// Reply to a benchmark request.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(

@@ -15,5 +15,11 @@ pub fn open_serial(path: &str, baud: u32) -> Result<Link> {
             format!("cannot open serial port {path}: check the path (ls /dev/ttyUSB* /dev/ttyACM*), permissions (group dialout) and that no other program holds it")
         })?;
     let reader = port.try_clone().context("cloning the serial port handle")?;
-    Ok(Link::new(Box::new(reader), Box::new(port), None, format!("serial port {path} at {baud} baud"), "serial port closed"))
+    Ok(Link::new(
+        Box::new(reader),
+        Box::new(port),
+        None,
+        format!("serial port {path} at {baud} baud"),
+        "serial port closed",
+    ))
 }

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs everything cyclebench needs on a Debian machine. Idempotent: a second run only
+# checks. Needs root or sudo for apt; Rust comes from rustup (already on the machine, or see
+# https://rustup.rs).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+# Debian packages: QEMU for the qemu-virt target, a C toolchain and pkg-config for crates
+# with build scripts, git for the firmware revision recorded in results.
+packages=(qemu-system-misc build-essential pkg-config git)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "setup: installing Debian packages: ${missing[*]}"
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
+fi
+
+if ! command -v rustup >/dev/null 2>&1; then
+  echo "setup: rustup not found; install Rust with rustup (https://rustup.rs) and rerun" >&2
+  exit 1
+fi
+# rust-toolchain.toml names the toolchain, the riscv32imc target and the components; make
+# sure they are present (rustup installs what is missing).
+rustup show active-toolchain >/dev/null
+rustup target add riscv32imc-unknown-none-elf >/dev/null
+rustup component add clippy rustfmt >/dev/null
+
+echo "setup: building the cyclebench host tool"
+cargo build --release --quiet -p cyclebench
+echo "setup: done"

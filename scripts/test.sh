@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The project's test command: set-up, formatting, lints on both workspaces, host tests of the
+# protocol, datasets and primitives, and end-to-end tests of the real CLI against the suite
+# on QEMU (including the on-target self-tests). Every simulator run has a timeout.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+
+host=$(rustc -vV | sed -n 's/^host: //p')
+fw_target_dir="$PWD/target/firmware/check"
+
+echo "== format"
+cargo fmt --all --check
+(cd firmware && cargo fmt --all --check)
+
+echo "== clippy (host workspace)"
+cargo clippy --workspace --all-targets --quiet -- -D warnings
+echo "== clippy (firmware workspace)"
+(cd firmware && cargo clippy --workspace --release --quiet --features cyclebench-suite/qemu-virt --target-dir "$fw_target_dir" -- -D warnings)
+(cd firmware && cargo clippy --release --quiet -p cyclebench-suite --features qemu-virt,selftest --target-dir "$fw_target_dir" -- -D warnings)
+(cd firmware && cargo clippy --quiet -p cyclebench-datasets -p cyclebench-swcrypto -p cyclebench-modules --all-targets --target "$host" --target-dir "$fw_target_dir" -- -D warnings)
+
+echo "== firmware host tests (datasets against reference crates, CTR_DRBG against NIST)"
+(cd firmware && cargo test --quiet -p cyclebench-datasets -p cyclebench-swcrypto --target "$host" --target-dir "$fw_target_dir")
+
+echo "== host workspace tests (protocol, CLI, end to end on QEMU)"
+timeout 1200 cargo test --workspace --quiet
+
+echo "== on-target self-test (qemu-virt)"
+timeout 300 cargo run --release --quiet -p cyclebench -- selftest --target qemu-virt --timeout 120 | tail -n 1
+echo "test.sh: all passed"
