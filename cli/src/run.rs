@@ -37,8 +37,7 @@ enum Blocked {
 
 /// Runs the files; `Ok(false)` when any line failed.
 pub fn run(args: Args) -> Result<bool> {
-    let hello_timeout = TargetArgs::duration(args.target.hello_timeout, "--hello-timeout")?;
-    let timeout = TargetArgs::duration(args.target.timeout, "--timeout")?;
+    let (hello_timeout, timeout) = args.target.timeouts()?;
     let files: Vec<(PathBuf, Vec<Line>)> = args
         .files
         .iter()

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-const PLATFORMS: [&str; 1] = ["qemu_virt"];
+const PLATFORMS: [&str; 2] = ["qemu_virt", "earlgrey"];
 
 fn main() {
     let selected: Vec<&str> = PLATFORMS

@@ -3,6 +3,7 @@
 
 mod process;
 mod serial;
+mod simulator;
 
 use std::io::{Read, Write};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -13,6 +14,7 @@ use anyhow::{Context, Result};
 
 pub use process::spawn;
 pub use serial::open_serial;
+pub use simulator::spawn_with_pty;
 
 /// Longest line kept from a target; a runaway target cannot exhaust host memory.
 const MAX_HOST_LINE: usize = 64 * 1024;

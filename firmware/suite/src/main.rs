@@ -15,6 +15,8 @@ mod platform;
 mod runtime;
 #[cfg_attr(feature = "selftest", allow(dead_code))]
 mod serve;
+// Software modules stand in where a platform lacks the accelerator.
+#[cfg(feature = "qemu-virt")]
 mod software;
 
 #[cfg(feature = "selftest")]

@@ -11,6 +11,11 @@ mod qemu_virt;
 #[cfg(feature = "qemu-virt")]
 pub use qemu_virt::QemuVirt as Current;
 
+#[cfg(feature = "earlgrey")]
+mod earlgrey;
+#[cfg(feature = "earlgrey")]
+pub use earlgrey::EarlGrey as Current;
+
 /// A module implementation together with what it is (hardware block or software).
 pub struct Provided<'a, T: ?Sized> {
     /// The implementation.

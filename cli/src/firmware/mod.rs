@@ -1,5 +1,7 @@
 //! Building the suite firmware for a platform, and naming the revision it was built from.
 
+pub mod memory_image;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -13,9 +15,9 @@ pub fn repo_root() -> PathBuf {
         .unwrap_or_default()
 }
 
-/// Builds the suite for `platform_feature` (e.g. `qemu-virt`), optionally as the self-test
-/// build, and returns the ELF. Cargo makes this a no-op when nothing changed.
-pub fn build(platform_feature: &str, selftest: bool) -> Result<PathBuf> {
+/// Builds the suite with `features` (e.g. `qemu-virt`, `earlgrey,aes-unmasked`), optionally
+/// as the self-test build, and returns the ELF. Cargo makes this a no-op when nothing changed.
+pub fn build(features: &str, selftest: bool) -> Result<PathBuf> {
     let root = repo_root();
     let manifest = root.join("firmware/Cargo.toml");
     if !manifest.exists() {
@@ -24,8 +26,8 @@ pub fn build(platform_feature: &str, selftest: bool) -> Result<PathBuf> {
     let variant = if selftest { "selftest" } else { "suite" };
     let target_dir = root
         .join("target/firmware")
-        .join(format!("{platform_feature}-{variant}"));
-    let mut features = String::from(platform_feature);
+        .join(format!("{}-{variant}", features.replace(',', "+")));
+    let mut features = String::from(features);
     if selftest {
         features.push_str(",selftest");
     }
@@ -46,7 +48,7 @@ pub fn build(platform_feature: &str, selftest: bool) -> Result<PathBuf> {
         .context("running cargo to build the firmware (is Rust installed? run ./setup.sh)")?;
     if !output.status.success() {
         bail!(
-            "building the {variant} firmware for {platform_feature} failed:\n{}",
+            "building the {variant} firmware ({features}) failed:\n{}",
             String::from_utf8_lossy(&output.stderr)
         );
     }

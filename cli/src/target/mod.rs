@@ -1,7 +1,9 @@
 //! Targets: what `--target` / `--port` name, and how to start or reach them.
 
+mod earlgrey;
+mod qemu;
+
 use std::path::PathBuf;
-use std::process::Command;
 use std::time::Duration;
 
 use anyhow::{bail, Result};
@@ -15,6 +17,10 @@ use crate::link::{self, Link};
 pub enum TargetName {
     /// QEMU `virt` (functional only, not cycle-accurate; software modules).
     QemuVirt,
+    /// OpenTitan Earl Grey Verilator model, the snapshot's default (AES masked).
+    EarlgreySim,
+    /// OpenTitan Earl Grey Verilator model with AES masking off (as the thesis measured).
+    EarlgreySimUnmasked,
 }
 
 impl TargetName {
@@ -22,13 +28,26 @@ impl TargetName {
     pub fn name(self) -> &'static str {
         match self {
             Self::QemuVirt => "qemu-virt",
+            Self::EarlgreySim => "earlgrey-sim",
+            Self::EarlgreySimUnmasked => "earlgrey-sim-unmasked",
         }
     }
 
-    /// The suite's platform feature for this target.
-    fn platform_feature(self) -> &'static str {
+    /// The suite's cargo features for this target.
+    fn suite_features(self) -> &'static str {
         match self {
             Self::QemuVirt => "qemu-virt",
+            Self::EarlgreySim => "earlgrey",
+            Self::EarlgreySimUnmasked => "earlgrey,aes-unmasked",
+        }
+    }
+
+    /// Default waits: a simulated chip at ~10 k cycles/s with a 7200-baud UART needs minutes
+    /// where QEMU needs a fraction of a second.
+    fn default_timeouts(self) -> (f64, f64) {
+        match self {
+            Self::QemuVirt => (30.0, 120.0),
+            Self::EarlgreySim | Self::EarlgreySimUnmasked => (300.0, 900.0),
         }
     }
 }
@@ -48,12 +67,13 @@ pub struct TargetArgs {
     /// Use this suite ELF instead of building one (--target only).
     #[arg(long, conflicts_with = "port")]
     pub firmware: Option<PathBuf>,
-    /// Seconds to wait for the suite's hello after start or connect.
-    #[arg(long, default_value_t = 30.0)]
-    pub hello_timeout: f64,
-    /// Seconds to wait for the reply to one request.
-    #[arg(long, default_value_t = 120.0)]
-    pub timeout: f64,
+    /// Seconds to wait for the suite's hello after start or connect
+    /// (default 30; 300 on simulated chips).
+    #[arg(long)]
+    pub hello_timeout: Option<f64>,
+    /// Seconds to wait for the reply to one request (default 120; 900 on simulated chips).
+    #[arg(long)]
+    pub timeout: Option<f64>,
 }
 
 impl TargetArgs {
@@ -69,8 +89,17 @@ impl TargetArgs {
         self.target.unwrap_or(TargetName::QemuVirt)
     }
 
+    /// (hello timeout, request timeout) for this target, from the flags or its defaults.
+    pub fn timeouts(&self) -> Result<(Duration, Duration)> {
+        let (hello, request) = self.target_name().default_timeouts();
+        Ok((
+            Self::duration(self.hello_timeout.unwrap_or(hello), "--hello-timeout")?,
+            Self::duration(self.timeout.unwrap_or(request), "--timeout")?,
+        ))
+    }
+
     /// Seconds → Duration, rejecting nonsense.
-    pub fn duration(seconds: f64, what: &str) -> Result<Duration> {
+    fn duration(seconds: f64, what: &str) -> Result<Duration> {
         if !(seconds.is_finite() && seconds > 0.0) {
             bail!("{what} must be a positive number of seconds, got {seconds}");
         }
@@ -83,27 +112,23 @@ impl TargetArgs {
             return link::open_serial(port, self.baud);
         }
         let target = self.target_name();
+        // The model first: its build is the long step, and fails without touching firmware.
+        let model = match target {
+            TargetName::QemuVirt => None,
+            TargetName::EarlgreySim => Some(earlgrey::model("masked")?),
+            TargetName::EarlgreySimUnmasked => Some(earlgrey::model("unmasked")?),
+        };
         let elf = match &self.firmware {
             Some(elf) if elf.exists() => elf.clone(),
             Some(elf) => bail!("firmware {} does not exist", elf.display()),
-            None => firmware::build(target.platform_feature(), selftest)?,
+            None => firmware::build(target.suite_features(), selftest)?,
         };
-        match target {
-            TargetName::QemuVirt => link::spawn(qemu_virt(&elf), false),
+        match model {
+            None => qemu::start(&elf),
+            Some(model) => {
+                let work = firmware::repo_root().join("target/sim").join(target.name());
+                earlgrey::start(&model, &elf, &work)
+            }
         }
     }
-}
-
-/// QEMU `virt` with the suite as kernel and its UART on stdio. `-icount shift=0` makes the
-/// cycle counter count instructions, so numbers repeat run to run (they are still not
-/// cycles of any real core, and results say so).
-fn qemu_virt(elf: &std::path::Path) -> Command {
-    let mut qemu = Command::new("qemu-system-riscv32");
-    qemu.args(["-M", "virt", "-cpu", "rv32", "-bios", "none", "-m", "32M"])
-        .args([
-            "-display", "none", "-serial", "stdio", "-monitor", "none", "-icount", "shift=0",
-        ])
-        .arg("-kernel")
-        .arg(elf);
-    qemu
 }

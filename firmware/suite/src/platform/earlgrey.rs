@@ -1,0 +1,138 @@
+//! OpenTitan Earl Grey (the 2021 snapshot, Verilator model or FPGA): HMAC for SHA-256, KMAC
+//! for SHA3-256, AES, CSRNG with the entropy complex, UART0. Cycle-accurate.
+//!
+//! Boot is the suite's own: Ibex starts at ROM + 0x80, where a single jump leads to the
+//! suite's start-up in flash. No banner, no bootstrap: the hello is the first UART output.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::arch::global_asm;
+use core::ptr::write_volatile;
+
+use cyclebench_drivers::mmio::Mmio;
+use cyclebench_drivers::opentitan::regs::top_earlgrey as top;
+use cyclebench_drivers::opentitan::{
+    aes::Aes, csrng::Csrng, entropy, hmac::Hmac, kmac::Kmac, pinmux, uart::Uart,
+};
+use cyclebench_modules::{AesEngine, Comm, Hasher, Rng};
+use cyclebench_protocol::{Implementation, ImplementationKind, Module, ModuleInfo};
+
+use super::{entry, Platform, Provided};
+
+global_asm!(
+    ".section .earlgrey_boot, \"ax\"",
+    ".option push",
+    ".option norvc",
+    "la t0, _start",
+    "jr t0",
+    ".option pop",
+);
+
+/// Name of the AES block in the inventory: which masking configuration this suite was built
+/// for (the bitstream or model must match; the suite cannot tell the two apart).
+#[cfg(feature = "aes-unmasked")]
+const AES_NAME: &str = "aes-unmasked";
+#[cfg(not(feature = "aes-unmasked"))]
+const AES_NAME: &str = "aes-masked";
+
+fn block(base: usize) -> Mmio {
+    // SAFETY: every base passed here is a distinct IP block from the snapshot's generated
+    // memory map; the suite is single-threaded and each block has exactly one driver.
+    unsafe { Mmio::new(base) }
+}
+
+/// The Earl Grey platform.
+pub struct EarlGrey {
+    uart: Uart,
+    hmac: Hmac,
+    kmac: Kmac,
+    aes: Aes,
+    csrng: Csrng,
+}
+
+fn hardware<'a, T: ?Sized>(module: &'a mut T) -> Option<Provided<'a, T>> {
+    Some(Provided {
+        module,
+        kind: ImplementationKind::Hardware,
+    })
+}
+
+impl Platform for EarlGrey {
+    const NAME: &'static str = "earlgrey";
+    const CPU_HZ: u32 = top::CLOCK_FREQ_CPU_HZ;
+    const CYCLE_ACCURATE: bool = true;
+    type Comm = Uart;
+
+    fn take() -> Self {
+        let uart = Self::panic_comm();
+        // Masked AES draws randomness from EDN at reset and stalls until the chain runs.
+        entropy::enable(
+            block(top::ENTROPY_SRC_BASE_ADDR),
+            block(top::CSRNG_BASE_ADDR),
+            &[block(top::EDN0_BASE_ADDR), block(top::EDN1_BASE_ADDR)],
+        );
+        let aes = Aes::new(block(top::AES_BASE_ADDR));
+        // A failure here surfaces as a timeout on the first AES request, with its name.
+        let _ = aes.wait_idle();
+        Self {
+            uart,
+            hmac: Hmac::new(block(top::HMAC_BASE_ADDR)),
+            kmac: Kmac::new(block(top::KMAC_BASE_ADDR)),
+            aes,
+            csrng: Csrng::new(block(top::CSRNG_BASE_ADDR)),
+        }
+    }
+
+    fn panic_comm() -> Uart {
+        pinmux::route_uart0(block(top::PINMUX_AON_BASE_ADDR));
+        Uart::new(
+            block(top::UART0_BASE_ADDR),
+            top::UART_BAUDRATE,
+            top::CLOCK_FREQ_PERIPHERAL_HZ,
+        )
+    }
+
+    fn stop(success: bool) -> ! {
+        let status = if success {
+            top::TEST_STATUS_PASSED
+        } else {
+            top::TEST_STATUS_FAILED
+        };
+        // SAFETY: the simulation's test-status address; a write ends the simulation. On an
+        // FPGA the address is unmapped RAM-free space and the CPU simply waits below.
+        unsafe { write_volatile(top::TEST_STATUS_ADDRESS as *mut u32, status) };
+        loop {
+            riscv::asm::wfi();
+        }
+    }
+
+    fn comm(&mut self) -> &mut dyn Comm {
+        &mut self.uart
+    }
+    fn sha2(&mut self) -> Option<Provided<'_, dyn Hasher>> {
+        hardware(&mut self.hmac)
+    }
+    fn sha3(&mut self) -> Option<Provided<'_, dyn Hasher>> {
+        hardware(&mut self.kmac)
+    }
+    fn aes(&mut self) -> Option<Provided<'_, dyn AesEngine>> {
+        hardware(&mut self.aes)
+    }
+    fn rng(&mut self) -> Option<Provided<'_, dyn Rng>> {
+        hardware(&mut self.csrng)
+    }
+    fn has_entropy(&self) -> bool {
+        true
+    }
+
+    fn modules(&self) -> Vec<ModuleInfo> {
+        let hw = |name: &str| Implementation::Hardware(String::from(name));
+        Vec::from([
+            entry(Module::Sha2, hw("hmac")),
+            entry(Module::Sha3, hw("kmac")),
+            entry(Module::Aes, hw(AES_NAME)),
+            entry(Module::Rng, hw("csrng")),
+            entry(Module::Entropy, hw("entropy_src")),
+        ])
+    }
+}
