@@ -9,7 +9,9 @@
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use cyclebench_protocol::{Benchmark, Request, MAX_REPETITIONS, MAX_RNG_BLOCKS};
+use cyclebench_protocol::{
+    Benchmark, Granularity, Request, MAX_INIT_WAIT, MAX_REPETITIONS, MAX_RNG_BLOCKS, MAX_STATUS_PAD,
+};
 use serde::Deserialize;
 
 /// What one line of a `.bench` file asks for.
@@ -33,11 +35,7 @@ pub enum Line {
         action: Action,
     },
     /// A line that is neither; says why.
-    Invalid {
-        number: usize,
-        text: String,
-        error: String,
-    },
+    Invalid { number: usize, text: String, error: String },
 }
 
 #[derive(Deserialize)]
@@ -48,8 +46,7 @@ struct RawLine {
 
 /// Reads and parses a `.bench` file.
 pub fn read(path: &Path) -> Result<Vec<Line>> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
     Ok(parse(&text))
 }
 
@@ -83,14 +80,9 @@ fn parse_action(line: &str) -> Result<Action, String> {
     if line.starts_with('"') {
         return serde_json::from_str::<Request>(line)
             .map(Action::Request)
-            .map_err(|e| {
-                format!(
-                    "not a control request (\"hello\", \"get_status\", \"done\", \"suspend\"): {e}"
-                )
-            });
+            .map_err(|e| format!("not a control request (\"hello\", \"get_status\", \"done\", \"suspend\"): {e}"));
     }
-    let value: serde_json::Value =
-        serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
+    let value: serde_json::Value = serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
     if value.get("raw_line").is_some() {
         let raw: RawLine = serde_json::from_value(value).map_err(|e| format!("raw line: {e}"))?;
         return Ok(Action::Raw(raw.raw_line));
@@ -113,19 +105,33 @@ fn parse_action(line: &str) -> Result<Action, String> {
 fn validate(b: &Benchmark) -> Result<(), String> {
     let reps = b.repetitions();
     if reps == 0 || reps > MAX_REPETITIONS {
-        return Err(format!(
-            "repetitions must be 1 to {MAX_REPETITIONS}, got {reps}"
-        ));
+        return Err(format!("repetitions must be 1 to {MAX_REPETITIONS}, got {reps}"));
     }
-    if let Benchmark::RngTrueRandom(r) = b {
-        if r.blocks == 0 || r.blocks > MAX_RNG_BLOCKS {
-            return Err(format!(
-                "blocks must be 1 to {MAX_RNG_BLOCKS}, got {}",
-                r.blocks
-            ));
+    let init_wait = match b {
+        Benchmark::RngTrueRandom(r) => {
+            if r.blocks == 0 || r.blocks > MAX_RNG_BLOCKS {
+                return Err(format!("blocks must be 1 to {MAX_RNG_BLOCKS}, got {}", r.blocks));
+            }
+            r.init_wait
         }
+        Benchmark::RngSeeded(r) => r.init_wait,
+        Benchmark::Aes(a) => {
+            if let Some(pad) = a.status_pad {
+                if pad > MAX_STATUS_PAD {
+                    return Err(format!("status_pad must be 0 to {MAX_STATUS_PAD}, got {pad}"));
+                }
+                if a.granularity != Granularity::PerBlock {
+                    return Err(String::from("status_pad needs \"granularity\": \"per_block\""));
+                }
+            }
+            None
+        }
+        Benchmark::Hash(_) | Benchmark::Micro(_) => None,
+    };
+    match init_wait {
+        Some(w) if w > MAX_INIT_WAIT => Err(format!("init_wait must be at most {MAX_INIT_WAIT} cycles, got {w}")),
+        _ => Ok(()),
     }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -160,9 +166,7 @@ mod tests {
             }
         ));
         assert!(matches!(&lines[4], Line::Action { action: Action::Raw(r), .. } if r == "x"));
-        assert!(
-            matches!(&lines[5], Line::Invalid { number: 6, error, .. } if error.starts_with("not JSON"))
-        );
+        assert!(matches!(&lines[5], Line::Invalid { number: 6, error, .. } if error.starts_with("not JSON")));
     }
 
     #[test]
@@ -172,14 +176,16 @@ mod tests {
                 r#"{"hash": {"algorithm": "sha2", "dataset": "abc", "colour": 1}}"#,
                 "unknown field",
             ),
-            (
-                r#"{"hash": {"algorithm": "md5", "dataset": "abc"}}"#,
-                "unknown variant",
-            ),
+            (r#"{"hash": {"algorithm": "md5", "dataset": "abc"}}"#, "unknown variant"),
             (r#"{"micro": {"repetitions": 0}}"#, "repetitions must be"),
             (r#"{"rng_true_random": {"blocks": 9}}"#, "blocks must be"),
             (r#"{"aes": {"dataset": "Not Valid"}}"#, "dataset id"),
             (r#"{"teleport": {}}"#, "not a benchmark"),
+            (r#"{"aes": {"dataset": "ecb-128", "status_pad": 3}}"#, "per_block"),
+            (
+                r#"{"rng_seeded": {"dataset": "x", "init_wait": 2000000}}"#,
+                "init_wait must be",
+            ),
             ("\"reboot\"", "not a control request"),
         ] {
             let lines = parse(line);

@@ -7,8 +7,8 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 use cyclebench_protocol::{
-    Benchmark, BenchmarkResults, Check, Cycles, FifoTrace, HashAlgorithm, Hello, Implementation,
-    ImplementationKind, Measured, Module, Phases, Reply, Request,
+    Benchmark, BenchmarkResults, Check, Cycles, FifoTrace, HashAlgorithm, Hello, Implementation, ImplementationKind,
+    Measured, Module, Phases, Reply, Request,
 };
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -203,10 +203,8 @@ impl Record {
             let correction = u64::from(m.overhead) * u64::from(phase.windows);
             let corrected = correct(&phase.cycles, correction);
             total += corrected.median;
-            self.phases
-                .insert(phase.name.clone(), corrected.median.into());
-            self.raw_phases
-                .insert(phase.name.clone(), phase.cycles.median.into());
+            self.phases.insert(phase.name.clone(), corrected.median.into());
+            self.raw_phases.insert(phase.name.clone(), phase.cycles.median.into());
             if m.repetitions > 1 {
                 let s = PhaseStats {
                     n: m.repetitions,
@@ -259,8 +257,7 @@ fn describe_request(record: &mut Record, request: &Request, hello: Option<&Hello
             if h.track_fifo {
                 config.push_str(" fifo-tracked");
             }
-            let bytes =
-                cyclebench_datasets::hash(h.dataset.as_str()).map(|d| d.message.len() as u64);
+            let bytes = cyclebench_datasets::hash(h.dataset.as_str()).map(|d| d.message.len() as u64);
             (Some(module), config, bytes)
         }
         Benchmark::Aes(a) => {
@@ -273,20 +270,21 @@ fn describe_request(record: &mut Record, request: &Request, hello: Option<&Hello
             if a.tight {
                 config.push_str(" tight");
             }
-            let bytes =
-                cyclebench_datasets::aes(a.dataset.as_str()).map(|d| d.plaintext.len() as u64);
+            if let Some(pad) = a.status_pad {
+                config.push_str(&format!(" status-pad {pad}"));
+            }
+            let bytes = cyclebench_datasets::aes(a.dataset.as_str()).map(|d| d.plaintext.len() as u64);
             (Some(Module::Aes), config, bytes)
         }
         Benchmark::RngSeeded(r) => {
             let bytes = cyclebench_datasets::rng(r.dataset.as_str())
                 .map(|d| d.generates.iter().map(|g| 16 * u64::from(g.blocks)).sum());
-            (Some(Module::Rng), String::from("seeded"), bytes)
+            (Some(Module::Rng), with_wait(String::from("seeded"), r.init_wait), bytes)
         }
-        Benchmark::RngTrueRandom(r) => (
-            Some(Module::Entropy),
-            format!("entropy-seeded {} blocks", r.blocks),
-            Some(16 * u64::from(r.blocks)),
-        ),
+        Benchmark::RngTrueRandom(r) => {
+            let config = with_wait(format!("entropy-seeded {} blocks", r.blocks), r.init_wait);
+            (Some(Module::Entropy), config, Some(16 * u64::from(r.blocks)))
+        }
         Benchmark::Micro(_) => (None, String::from("instruction blocks"), None),
     };
     record.module = Some(module.map_or("cpu", Module::name).to_owned());
@@ -304,6 +302,13 @@ fn describe_request(record: &mut Record, request: &Request, hello: Option<&Hello
                 Implementation::Absent => None,
             })
     });
+}
+
+fn with_wait(mut config: String, init_wait: Option<u32>) -> String {
+    if let Some(w) = init_wait {
+        config.push_str(&format!(" init-wait {w}"));
+    }
+    config
 }
 
 /// serde's snake_case name of a unit enum value, with dashes.
@@ -346,10 +351,8 @@ const CSV_HEADER: [&str; 20] = [
 impl ResultsWriter {
     /// Creates both files in `dir`.
     pub fn create(dir: &Path) -> Result<Self> {
-        let open = |name: &str| {
-            File::create(dir.join(name))
-                .with_context(|| format!("creating {}", dir.join(name).display()))
-        };
+        let open =
+            |name: &str| File::create(dir.join(name)).with_context(|| format!("creating {}", dir.join(name).display()));
         let jsonl = BufWriter::new(open("results.jsonl")?);
         let mut csv = csv::Writer::from_writer(open("results.csv")?);
         csv.write_record(CSV_HEADER)?;

@@ -71,12 +71,7 @@ pub fn run(args: Args) -> Result<bool> {
 
     let total: usize = files
         .iter()
-        .map(|(_, lines)| {
-            lines
-                .iter()
-                .filter(|l| !matches!(l, Line::Comment(_)))
-                .count()
-        })
+        .map(|(_, lines)| lines.iter().filter(|l| !matches!(l, Line::Comment(_))).count())
         .sum();
     let progress = ProgressBar::new(total as u64).with_style(
         ProgressStyle::with_template("{bar:30} {pos}/{len} {elapsed_precise} eta {eta} {msg}")
@@ -89,57 +84,36 @@ pub fn run(args: Args) -> Result<bool> {
     for (path, lines) in &files {
         let file = path.display().to_string();
         let out_path = out_dir.join(out_name(path, &mut out_names));
-        let mut out = BufWriter::new(
-            File::create(&out_path).with_context(|| format!("creating {}", out_path.display()))?,
-        );
+        let mut out =
+            BufWriter::new(File::create(&out_path).with_context(|| format!("creating {}", out_path.display()))?);
         for line in lines {
             let (number, text, record, reply_json) = match line {
                 Line::Comment(text) => {
                     writeln!(out, "{text}")?;
                     continue;
                 }
-                Line::Invalid {
-                    number,
-                    text,
-                    error,
-                } => {
+                Line::Invalid { number, text, error } => {
                     let ctx = context(&label, &session, &file, *number, text, &revision);
                     let error = format!("invalid line: {error}");
                     let record = Record::error(&ctx, None, error.clone());
-                    (
-                        *number,
-                        text,
-                        record,
-                        serde_json::json!({ "host_error": error }),
-                    )
+                    (*number, text, record, serde_json::json!({ "host_error": error }))
                 }
-                Line::Action {
-                    number,
-                    text,
-                    action,
-                } => {
+                Line::Action { number, text, action } => {
                     progress.set_message(format!("{file}:{number}"));
                     let request = match action {
                         Action::Request(r) => Some(r),
                         Action::Raw(_) => None,
                     };
                     let exchanged = match (&blocked, action) {
-                        (Some(Blocked::Suspended(at)), _) => {
-                            Err(format!("not sent: the suite was suspended by {at}"))
-                        }
+                        (Some(Blocked::Suspended(at)), _) => Err(format!("not sent: the suite was suspended by {at}")),
                         (Some(Blocked::LinkLost(why)), _) => Err(format!("not sent: {why}")),
-                        (None, Action::Request(r)) => {
-                            session.request(r).map_err(|e| note_lost(e, &mut blocked))
-                        }
-                        (None, Action::Raw(raw)) => session
-                            .send_raw(raw)
-                            .map_err(|e| note_lost(e, &mut blocked)),
+                        (None, Action::Request(r)) => session.request(r).map_err(|e| note_lost(e, &mut blocked)),
+                        (None, Action::Raw(raw)) => session.send_raw(raw).map_err(|e| note_lost(e, &mut blocked)),
                     };
                     let ctx = context(&label, &session, &file, *number, text, &revision);
                     match exchanged {
                         Ok(reply) => {
-                            if matches!(&reply, Reply::Status(s) if s.state == SuiteState::Suspended)
-                            {
+                            if matches!(&reply, Reply::Status(s) if s.state == SuiteState::Suspended) {
                                 blocked = Some(Blocked::Suspended(format!("{file}:{number}")));
                             }
                             let record = Record::reply(&ctx, request, &reply);
@@ -147,12 +121,7 @@ pub fn run(args: Args) -> Result<bool> {
                         }
                         Err(error) => {
                             let record = Record::error(&ctx, request, error.clone());
-                            (
-                                *number,
-                                text,
-                                record,
-                                serde_json::json!({ "host_error": error }),
-                            )
+                            (*number, text, record, serde_json::json!({ "host_error": error }))
                         }
                     }
                 }
@@ -168,14 +137,8 @@ pub fn run(args: Args) -> Result<bool> {
         if blocked.is_none() {
             // Thesis protocol: the end of a file is announced with Done; the status closes the twin.
             match session.request(&Request::Done) {
-                Ok(Reply::Status(s)) => {
-                    writeln!(out, "# done: {} served, {} errors", s.served, s.errors)?
-                }
-                Ok(other) => writeln!(
-                    out,
-                    "# done: unexpected reply {}",
-                    serde_json::to_string(&other)?
-                )?,
+                Ok(Reply::Status(s)) => writeln!(out, "# done: {} served, {} errors", s.served, s.errors)?,
+                Ok(other) => writeln!(out, "# done: unexpected reply {}", serde_json::to_string(&other)?)?,
                 Err(e) => {
                     writeln!(out, "# done: {e}")?;
                     if !e.link_usable() {
@@ -192,10 +155,7 @@ pub fn run(args: Args) -> Result<bool> {
     println!("{}", summary::table(&all));
     let failed = all.iter().filter(|r| r.status == Status::Error).count();
     let ok = all.iter().filter(|r| r.status == Status::Ok).count();
-    let unsupported = all
-        .iter()
-        .filter(|r| r.status == Status::Unsupported)
-        .count();
+    let unsupported = all.iter().filter(|r| r.status == Status::Unsupported).count();
     println!(
         "{ok} ok, {unsupported} unsupported, {failed} failed; results in {}",
         out_dir.display()
@@ -206,7 +166,10 @@ pub fn run(args: Args) -> Result<bool> {
             hello.platform
         );
     }
-    println!("cycle counts are corrected: each measurement window minus the calibrated overhead ({} cycles)", hello.overhead);
+    println!(
+        "cycle counts are corrected: each measurement window minus the calibrated overhead ({} cycles)",
+        hello.overhead
+    );
     Ok(failed == 0)
 }
 
@@ -241,16 +204,10 @@ fn report_line(r: &Record, number: usize) {
     let what = format!("{}:{number} {}", r.file, r.benchmark);
     match r.status {
         Status::Ok => match r.total_cycles {
-            Some(c) => eprintln!(
-                "{what}: {c} cycles{}",
-                if r.verified { ", verified" } else { "" }
-            ),
+            Some(c) => eprintln!("{what}: {c} cycles{}", if r.verified { ", verified" } else { "" }),
             None => eprintln!("{what}: ok"),
         },
-        Status::Unsupported => eprintln!(
-            "{what}: unsupported ({})",
-            r.reason.as_deref().unwrap_or("")
-        ),
+        Status::Unsupported => eprintln!("{what}: unsupported ({})", r.reason.as_deref().unwrap_or("")),
         Status::Error => eprintln!("{what}: ERROR {}", r.error.as_deref().unwrap_or("")),
     }
 }
@@ -258,26 +215,16 @@ fn report_line(r: &Record, number: usize) {
 fn default_out_dir(label: &str) -> PathBuf {
     let safe: String = label
         .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' {
-                c
-            } else {
-                '_'
-            }
-        })
+        .map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' })
         .collect();
-    PathBuf::from("results").join(format!(
-        "{}-{safe}",
-        chrono::Local::now().format("%Y%m%d-%H%M%S")
-    ))
+    PathBuf::from("results").join(format!("{}-{safe}", chrono::Local::now().format("%Y%m%d-%H%M%S")))
 }
 
 /// `<stem>.out`, made unique when two inputs share a name.
 fn out_name(path: &Path, taken: &mut HashSet<String>) -> String {
-    let stem = path.file_stem().map_or_else(
-        || String::from("bench"),
-        |s| s.to_string_lossy().into_owned(),
-    );
+    let stem = path
+        .file_stem()
+        .map_or_else(|| String::from("bench"), |s| s.to_string_lossy().into_owned());
     let mut name = format!("{stem}.out");
     let mut n = 2;
     while !taken.insert(name.clone()) {

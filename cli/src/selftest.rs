@@ -29,10 +29,7 @@ pub fn run(args: Args) -> Result<bool> {
     let start = Instant::now();
     loop {
         let Some(remaining) = timeout.checked_sub(start.elapsed()) else {
-            bail!(
-                "self-test gave no closing line within {:.0} s",
-                timeout.as_secs_f64()
-            );
+            bail!("self-test gave no closing line within {:.0} s", timeout.as_secs_f64());
         };
         match link.read_line(remaining) {
             Ok(line) => {
@@ -55,10 +52,7 @@ mod tests {
 
     #[test]
     fn reads_the_closing_line() {
-        assert_eq!(
-            closing_line("67 passed, 0 failed, 1 skipped"),
-            Some((67, 0, 1))
-        );
+        assert_eq!(closing_line("67 passed, 0 failed, 1 skipped"), Some((67, 0, 1)));
         assert_eq!(closing_line("test x ... ok"), None);
         assert_eq!(closing_line("1 passed, x failed, 1 skipped"), None);
     }

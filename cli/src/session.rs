@@ -142,12 +142,6 @@ fn describe_noise(noise: &[String]) -> String {
     if noise.is_empty() {
         return String::from(" (it sent nothing)");
     }
-    let tail: Vec<&str> = noise
-        .iter()
-        .rev()
-        .take(5)
-        .rev()
-        .map(String::as_str)
-        .collect();
+    let tail: Vec<&str> = noise.iter().rev().take(5).rev().map(String::as_str).collect();
     format!("; last output:\n  {}", tail.join("\n  "))
 }

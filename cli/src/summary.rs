@@ -41,8 +41,7 @@ pub fn table(records: &[Record]) -> Table {
             Cell::new(r.config.as_deref().unwrap_or("")),
             Cell::new(r.implementation.as_deref().unwrap_or("")),
             Cell::new(status),
-            Cell::new(r.total_cycles.map(|c| c.to_string()).unwrap_or_default())
-                .set_alignment(CellAlignment::Right),
+            Cell::new(r.total_cycles.map(|c| c.to_string()).unwrap_or_default()).set_alignment(CellAlignment::Right),
             Cell::new(truncate(&detail, 90)),
         ]);
     }

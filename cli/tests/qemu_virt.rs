@@ -6,10 +6,7 @@ use std::process::{Command, Output};
 use serde_json::Value;
 
 fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
 }
 
 fn cyclebench(args: &[&str]) -> Output {
@@ -46,13 +43,7 @@ fn every_benchmark_set_gives_verified_or_unsupported_results() {
         .map(|p| p.strip_prefix(repo()).unwrap().display().to_string())
         .collect();
     files.sort();
-    let mut args = vec![
-        "run",
-        "--target",
-        "qemu-virt",
-        "--out",
-        out.path().to_str().unwrap(),
-    ];
+    let mut args = vec!["run", "--target", "qemu-virt", "--out", out.path().to_str().unwrap()];
     args.extend(files.iter().map(String::as_str));
     let o = cyclebench(&args);
     assert!(o.status.success(), "{}", text(&o));
@@ -84,10 +75,7 @@ fn every_benchmark_set_gives_verified_or_unsupported_results() {
     }
     // Every kind of the thesis ran.
     for kind in ["aes", "rng_seeded", "rng_true_random", "hash", "micro"] {
-        assert!(
-            records.iter().any(|r| r["benchmark"] == kind),
-            "{kind} missing"
-        );
+        assert!(records.iter().any(|r| r["benchmark"] == kind), "{kind} missing");
     }
     // Repeated runs carry statistics; corrected = raw - overhead.
     let repeated = records
@@ -144,37 +132,19 @@ this is not json
     let r = records(&out);
     assert_eq!(r.len(), 8);
     let status: Vec<&str> = r.iter().map(|r| r["status"].as_str().unwrap()).collect();
-    assert_eq!(
-        status,
-        ["ok", "error", "error", "error", "error", "ok", "ok", "error"]
-    );
+    assert_eq!(status, ["ok", "error", "error", "error", "error", "ok", "ok", "error"]);
     assert_eq!(r[1]["line"], 3);
-    assert!(r[1]["error"]
-        .as_str()
-        .unwrap()
-        .contains("invalid line: not JSON"));
+    assert!(r[1]["error"].as_str().unwrap().contains("invalid line: not JSON"));
     let unknown = r[2]["error"].as_str().unwrap();
     assert!(
         unknown.contains("UnknownDataset") && unknown.contains("aes has no dataset 'no-such-set'"),
         "{unknown}"
     );
-    assert!(
-        r[3]["error"].as_str().unwrap().contains("LineTooLong"),
-        "{}",
-        r[3]
-    );
-    assert!(
-        r[4]["error"].as_str().unwrap().contains("checksum"),
-        "{}",
-        r[4]
-    );
+    assert!(r[3]["error"].as_str().unwrap().contains("LineTooLong"), "{}", r[3]);
+    assert!(r[4]["error"].as_str().unwrap().contains("checksum"), "{}", r[4]);
     assert_eq!(r[5]["verified"], true);
     assert_eq!(r[6]["benchmark"], "suspend");
-    assert!(
-        r[7]["error"].as_str().unwrap().contains("suspended by"),
-        "{}",
-        r[7]
-    );
+    assert!(r[7]["error"].as_str().unwrap().contains("suspended by"), "{}", r[7]);
     let twin = std::fs::read_to_string(out.join("bad.out")).unwrap();
     assert!(twin.contains("# a good line, then garbage"));
     assert_eq!(twin.matches("=> ").count(), 8);
@@ -218,14 +188,7 @@ fn a_silent_port_times_out_waiting_for_hello() {
     use serialport::SerialPort;
     let (_master, slave) = serialport::TTYPort::pair().expect("pty pair");
     let name = slave.name().expect("pty name");
-    let o = cyclebench(&[
-        "run",
-        "--port",
-        &name,
-        "--hello-timeout",
-        "2",
-        "benchmarks/micro.bench",
-    ]);
+    let o = cyclebench(&["run", "--port", &name, "--hello-timeout", "2", "benchmarks/micro.bench"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o).contains("no hello from the suite"), "{}", text(&o));
 }
@@ -241,9 +204,5 @@ fn a_target_that_dies_at_start_is_a_clear_error() {
         "benchmarks/micro.bench",
     ]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(
-        text(&o).contains("ended before the suite said hello"),
-        "{}",
-        text(&o)
-    );
+    assert!(text(&o).contains("ended before the suite said hello"), "{}", text(&o));
 }

@@ -13,9 +13,7 @@ fn main() {
     let [platform] = selected[..] else {
         panic!("select exactly one platform feature (one of {PLATFORMS:?}, with '-' for '_'); got {selected:?}");
     };
-    let source = PathBuf::from("src/platform")
-        .join(platform)
-        .join("memory.x");
+    let source = PathBuf::from("src/platform").join(platform).join("memory.x");
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     std::fs::copy(&source, out.join("memory.x")).expect("copy memory.x");
     println!("cargo:rustc-link-search={}", out.display());

@@ -21,11 +21,7 @@ pub enum DatasetIdError {
 impl fmt::Display for DatasetIdError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::Length => write!(
-                f,
-                "dataset id must be 1 to {} characters",
-                DatasetId::MAX_LEN
-            ),
+            Self::Length => write!(f, "dataset id must be 1 to {} characters", DatasetId::MAX_LEN),
             Self::Character => f.write_str("dataset id may only hold a-z, 0-9, '-' and '_'"),
         }
     }

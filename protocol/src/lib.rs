@@ -31,3 +31,9 @@ pub const MAX_REPETITIONS: u16 = 255;
 
 /// Most 128-bit blocks one true-random benchmark may ask for.
 pub const MAX_RNG_BLOCKS: u8 = 8;
+
+/// Most `nop`s of a timed status readout.
+pub const MAX_STATUS_PAD: u16 = 256;
+
+/// Longest unmeasured wait between RNG seeding and the first generate, in cycles.
+pub const MAX_INIT_WAIT: u32 = 1_000_000;

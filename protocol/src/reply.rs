@@ -11,10 +11,7 @@ use crate::BenchmarkKind;
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(
-    feature = "serde",
-    serde(rename_all = "snake_case", deny_unknown_fields)
-)]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case", deny_unknown_fields))]
 pub enum Reply {
     /// Sent once at boot and on request: who the suite is and what it can measure.
     Hello(Hello),
@@ -81,10 +78,7 @@ impl Module {
 /// What implements a module on a platform.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(
-    feature = "serde",
-    serde(rename_all = "snake_case", deny_unknown_fields)
-)]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case", deny_unknown_fields))]
 pub enum Implementation {
     /// A hardware block, e.g. `hmac`.
     Hardware(String),
@@ -167,10 +161,7 @@ pub struct ErrorReply {
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(
-    feature = "serde",
-    serde(rename_all = "snake_case", deny_unknown_fields)
-)]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case", deny_unknown_fields))]
 pub enum BenchmarkResults {
     /// The benchmark ran and its output was checked.
     Measured(Measured),
@@ -300,10 +291,7 @@ pub struct GeneratePhases {
 /// Phase breakdown of a benchmark; the variant follows the benchmark kind.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(
-    feature = "serde",
-    serde(rename_all = "snake_case", deny_unknown_fields)
-)]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case", deny_unknown_fields))]
 pub enum Phases {
     /// Hashing (thesis Tables 6.1, 6.2).
     Hash {
@@ -416,15 +404,8 @@ impl Phases {
                 ("read_digest", *read_digest, 1),
             ]),
             Self::AesTotal {
-                init,
-                process,
-                deinit,
-                ..
-            } => fixed(&[
-                ("init", *init, 1),
-                ("process", *process, 1),
-                ("deinit", *deinit, 1),
-            ]),
+                init, process, deinit, ..
+            } => fixed(&[("init", *init, 1), ("process", *process, 1), ("deinit", *deinit, 1)]),
             Self::AesPerBlock {
                 init,
                 write,

@@ -6,10 +6,7 @@ use crate::DatasetId;
 /// A message from the host to the suite. Every request gets exactly one reply.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(
-    feature = "serde",
-    serde(rename_all = "snake_case", deny_unknown_fields)
-)]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case", deny_unknown_fields))]
 pub enum Request {
     /// Ask the suite to introduce itself again (reply: [`crate::Reply::Hello`]).
     Hello,
@@ -28,10 +25,7 @@ pub enum Request {
 /// One benchmark the suite can run. The variant decides the shape of the result.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(
-    feature = "serde",
-    serde(rename_all = "snake_case", deny_unknown_fields)
-)]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case", deny_unknown_fields))]
 pub enum Benchmark {
     /// AES over a dataset of blocks, one configuration (mode, key) per dataset.
     Aes(AesBenchmark),
@@ -167,11 +161,13 @@ pub struct AesBenchmark {
     /// to be idle; the output is still checked).
     #[cfg_attr(feature = "serde", serde(default))]
     pub tight: bool,
+    /// Timed status readout (thesis Fig. 6.7, per-block only): execute this many `nop`s after
+    /// starting a block, then read the status once; the busy-wait only runs if that read found
+    /// no output yet. At most [`crate::MAX_STATUS_PAD`].
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub status_pad: Option<u16>,
     /// Repetitions (default 1).
-    #[cfg_attr(
-        feature = "serde",
-        serde(default, skip_serializing_if = "Option::is_none")
-    )]
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub repetitions: Option<u16>,
 }
 
@@ -182,11 +178,13 @@ pub struct AesBenchmark {
 pub struct RngSeededBenchmark {
     /// Dataset: seed material, number of blocks and expected output.
     pub dataset: DatasetId,
+    /// Cycles to wait (unmeasured) between seeding and the first generate, to separate the
+    /// generator's own settling from the generate (thesis 6.1.2). At most
+    /// [`crate::MAX_INIT_WAIT`].
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub init_wait: Option<u32>,
     /// Repetitions (default 1).
-    #[cfg_attr(
-        feature = "serde",
-        serde(default, skip_serializing_if = "Option::is_none")
-    )]
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub repetitions: Option<u16>,
 }
 
@@ -197,11 +195,13 @@ pub struct RngSeededBenchmark {
 pub struct RngTrueRandomBenchmark {
     /// Number of 128-bit blocks to generate after seeding (1 to [`crate::MAX_RNG_BLOCKS`]).
     pub blocks: u8,
+    /// Cycles to wait (unmeasured) between seeding and the first generate, to separate the
+    /// generator's own settling from the generate (thesis 6.1.2). At most
+    /// [`crate::MAX_INIT_WAIT`].
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub init_wait: Option<u32>,
     /// Repetitions (default 1).
-    #[cfg_attr(
-        feature = "serde",
-        serde(default, skip_serializing_if = "Option::is_none")
-    )]
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub repetitions: Option<u16>,
 }
 
@@ -244,10 +244,7 @@ pub struct HashBenchmark {
     #[cfg_attr(feature = "serde", serde(default))]
     pub track_fifo: bool,
     /// Repetitions (default 1).
-    #[cfg_attr(
-        feature = "serde",
-        serde(default, skip_serializing_if = "Option::is_none")
-    )]
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub repetitions: Option<u16>,
 }
 
@@ -257,9 +254,6 @@ pub struct HashBenchmark {
 #[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 pub struct MicroBenchmark {
     /// Repetitions (default 1).
-    #[cfg_attr(
-        feature = "serde",
-        serde(default, skip_serializing_if = "Option::is_none")
-    )]
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub repetitions: Option<u16>,
 }

@@ -24,20 +24,14 @@ pub struct Memory {
 
 impl Memory {
     fn contains(&self, address: u32, len: u32) -> bool {
-        address >= self.base
-            && u64::from(address) + u64::from(len) <= u64::from(self.base) + u64::from(self.size)
+        address >= self.base && u64::from(address) + u64::from(len) <= u64::from(self.base) + u64::from(self.size)
     }
 }
 
 /// Writes `<out_dir>/<stem>.<memory>.elf` for every memory that receives data, and returns
 /// (memory name, path) pairs. Loadable data outside every memory is an error.
-pub fn split(
-    elf_path: &Path,
-    memories: &[Memory],
-    out_dir: &Path,
-) -> Result<Vec<(&'static str, PathBuf)>> {
-    let data =
-        std::fs::read(elf_path).with_context(|| format!("reading {}", elf_path.display()))?;
+pub fn split(elf_path: &Path, memories: &[Memory], out_dir: &Path) -> Result<Vec<(&'static str, PathBuf)>> {
+    let data = std::fs::read(elf_path).with_context(|| format!("reading {}", elf_path.display()))?;
     let file = ElfFile32::<Endianness>::parse(&*data)
         .with_context(|| format!("{} is not a 32-bit ELF", elf_path.display()))?;
     let endian = file.endian();

@@ -21,7 +21,10 @@ pub fn build(features: &str, selftest: bool) -> Result<PathBuf> {
     let root = repo_root();
     let manifest = root.join("firmware/Cargo.toml");
     if !manifest.exists() {
-        bail!("firmware sources not found at {}; run cyclebench from its repository or pass --firmware", manifest.display());
+        bail!(
+            "firmware sources not found at {}; run cyclebench from its repository or pass --firmware",
+            manifest.display()
+        );
     }
     let variant = if selftest { "selftest" } else { "suite" };
     let target_dir = root

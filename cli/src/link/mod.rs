@@ -81,16 +81,12 @@ impl Link {
         match self.lines.recv_timeout(timeout) {
             Ok(Incoming::Line(line)) => Ok(line),
             Ok(Incoming::Closed(why)) => {
-                let why = self
-                    .exit_status()
-                    .map_or(why.clone(), |s| format!("{why} ({s})"));
+                let why = self.exit_status().map_or(why.clone(), |s| format!("{why} ({s})"));
                 self.closed = Some(why.clone());
                 Err(ReadError::Closed(why))
             }
             Err(RecvTimeoutError::Timeout) => Err(ReadError::Timeout),
-            Err(RecvTimeoutError::Disconnected) => {
-                Err(ReadError::Closed(String::from("link reader stopped")))
-            }
+            Err(RecvTimeoutError::Disconnected) => Err(ReadError::Closed(String::from("link reader stopped"))),
         }
     }
 
@@ -140,9 +136,7 @@ fn read_lines(mut reader: Box<dyn Read + Send>, tx: &mpsc::Sender<Incoming>, clo
                     line.push(b);
                 }
             }
-            Err(e)
-                if e.kind() == std::io::ErrorKind::TimedOut
-                    || e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) if e.kind() == std::io::ErrorKind::TimedOut || e.kind() == std::io::ErrorKind::Interrupted => {}
             Err(e) => {
                 let _ = tx.send(Incoming::Closed(format!("{closed_reason}: {e}")));
                 return;

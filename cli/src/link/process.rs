@@ -11,11 +11,7 @@ use super::Link;
 pub fn spawn(mut command: Command, show_stderr: bool) -> Result<Link> {
     let program = command.get_program().to_string_lossy().into_owned();
     command.stdin(Stdio::piped()).stdout(Stdio::piped());
-    command.stderr(if show_stderr {
-        Stdio::inherit()
-    } else {
-        Stdio::null()
-    });
+    command.stderr(if show_stderr { Stdio::inherit() } else { Stdio::null() });
     let mut child = command.spawn().with_context(|| {
         format!("cannot start {program}; install it with ./setup.sh (Debian: apt install qemu-system-misc)")
     })?;

@@ -14,11 +14,7 @@ use super::{serial, Link};
 /// Starts `command`, waits up to `timeout` for it to announce the UART's PTY, and opens it.
 /// The simulator's own output keeps being drained (so it never blocks on a full pipe) into
 /// `log` if given.
-pub fn spawn_with_pty(
-    mut command: Command,
-    timeout: Duration,
-    log: Option<std::path::PathBuf>,
-) -> Result<Link> {
+pub fn spawn_with_pty(mut command: Command, timeout: Duration, log: Option<std::path::PathBuf>) -> Result<Link> {
     let program = command.get_program().to_string_lossy().into_owned();
     command
         .stdin(Stdio::null())
@@ -60,8 +56,7 @@ pub fn spawn_with_pty(
             }
         }
     };
-    let mut link = serial::open_serial(&pty, 115_200)
-        .with_context(|| format!("opening the simulator's UART {pty}"))?;
+    let mut link = serial::open_serial(&pty, 115_200).with_context(|| format!("opening the simulator's UART {pty}"))?;
     link.description = format!("{program} (pid {}, UART {pty})", child.id());
     link.child = Some(child);
     Ok(link)
@@ -83,12 +78,8 @@ mod tests {
 
     #[test]
     fn finds_the_announced_pty() {
-        let line =
-            "UART: Created /dev/pts/7 for uart0. Connect to it with any terminal program, e.g.";
+        let line = "UART: Created /dev/pts/7 for uart0. Connect to it with any terminal program, e.g.";
         assert_eq!(pty_path(line).as_deref(), Some("/dev/pts/7"));
-        assert_eq!(
-            pty_path("JTAG: Virtual JTAG interface jtag0 is listening"),
-            None
-        );
+        assert_eq!(pty_path("JTAG: Virtual JTAG interface jtag0 is listening"), None);
     }
 }

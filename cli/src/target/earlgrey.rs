@@ -51,15 +51,9 @@ pub fn model(config: &str) -> Result<PathBuf> {
     if !status.success() {
         bail!("building the Earl Grey model ({config}) failed ({status}); see the messages above");
     }
-    let path = PathBuf::from(
-        last.context("the model build printed no model path")?
-            .trim(),
-    );
+    let path = PathBuf::from(last.context("the model build printed no model path")?.trim());
     if !path.is_file() {
-        bail!(
-            "the model build reported {} but it does not exist",
-            path.display()
-        );
+        bail!("the model build reported {} but it does not exist", path.display());
     }
     if start.elapsed() > Duration::from_secs(10) {
         eprintln!(

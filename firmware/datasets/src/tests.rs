@@ -18,18 +18,15 @@ fn reference_encrypt(d: &AesDataset) -> Vec<u8> {
             match d.mode {
                 AesDatasetMode::Ecb => {
                     let mut c = <$c>::new_from_slice(key).unwrap();
-                    data.chunks_exact_mut(16)
-                        .for_each(|b| c.encrypt_block_mut(b.into()));
+                    data.chunks_exact_mut(16).for_each(|b| c.encrypt_block_mut(b.into()));
                 }
                 AesDatasetMode::Cbc => {
                     let mut c = cbc::Encryptor::<$c>::new_from_slices(key, &iv).unwrap();
-                    data.chunks_exact_mut(16)
-                        .for_each(|b| c.encrypt_block_mut(b.into()));
+                    data.chunks_exact_mut(16).for_each(|b| c.encrypt_block_mut(b.into()));
                 }
                 AesDatasetMode::Cfb => {
                     let mut c = cfb_mode::Encryptor::<$c>::new_from_slices(key, &iv).unwrap();
-                    data.chunks_exact_mut(16)
-                        .for_each(|b| c.encrypt_block_mut(b.into()));
+                    data.chunks_exact_mut(16).for_each(|b| c.encrypt_block_mut(b.into()));
                 }
                 AesDatasetMode::Ofb => ofb::Ofb::<$c>::new_from_slices(key, &iv)
                     .unwrap()
@@ -60,9 +57,7 @@ fn aes_expected_outputs_match_reference() {
 #[test]
 fn aes_sets_cover_every_mode_and_key_length() {
     assert_eq!(
-        AES.iter()
-            .filter(|d| d.source.starts_with("NIST SP 800-38A"))
-            .count(),
+        AES.iter().filter(|d| d.source.starts_with("NIST SP 800-38A")).count(),
         15
     );
 }
@@ -82,10 +77,7 @@ fn aes_first_blocks_match_sp800_38a() {
     ];
     for (id, first) in published {
         let d = aes(id).unwrap();
-        let hex: std::string::String = d.ciphertext[..16]
-            .iter()
-            .map(|b| std::format!("{b:02x}"))
-            .collect();
+        let hex: std::string::String = d.ciphertext[..16].iter().map(|b| std::format!("{b:02x}")).collect();
         assert_eq!(hex, first, "{id}");
     }
 }
@@ -93,18 +85,8 @@ fn aes_first_blocks_match_sp800_38a() {
 #[test]
 fn hash_expected_digests_match_reference() {
     for d in HASH {
-        assert_eq!(
-            sha2::Sha256::digest(d.message).as_slice(),
-            d.sha256,
-            "{}",
-            d.id
-        );
-        assert_eq!(
-            sha3::Sha3_256::digest(d.message).as_slice(),
-            d.sha3_256,
-            "{}",
-            d.id
-        );
+        assert_eq!(sha2::Sha256::digest(d.message).as_slice(), d.sha256, "{}", d.id);
+        assert_eq!(sha3::Sha3_256::digest(d.message).as_slice(), d.sha3_256, "{}", d.id);
     }
     assert_eq!(hash("msg-256").unwrap().message.len(), 256);
 }
@@ -124,11 +106,7 @@ fn rng_expected_outputs_match_reference_drbg() {
             drbg.generate(&mut out);
             let words: Vec<[u32; 4]> = out
                 .iter()
-                .map(|b| {
-                    core::array::from_fn(|i| {
-                        u32::from_be_bytes(b[12 - 4 * i..16 - 4 * i].try_into().unwrap())
-                    })
-                })
+                .map(|b| core::array::from_fn(|i| u32::from_be_bytes(b[12 - 4 * i..16 - 4 * i].try_into().unwrap())))
                 .collect();
             if let Some(expected) = g.expected {
                 assert_eq!(words, expected, "{}", d.id);

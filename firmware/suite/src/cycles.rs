@@ -52,10 +52,7 @@ impl<const N: usize> Marks<N> {
     /// No marks yet.
     #[inline(always)]
     pub fn new() -> Self {
-        Self {
-            at: [0; N],
-            next: 0,
-        }
+        Self { at: [0; N], next: 0 }
     }
 
     /// Records the current cycle count as the next boundary.
@@ -75,5 +72,40 @@ impl<const N: usize> Marks<N> {
             out[i - 1] = self.at[i].wrapping_sub(self.at[i - 1]);
         }
         out
+    }
+}
+
+/// Spins for at least `cycles` cycles (an unmeasured pause between phases).
+pub fn pause(cycles: u32) {
+    let start = now();
+    while now().wrapping_sub(start) < u64::from(cycles) {}
+}
+
+/// Executes exactly `count` `nop`s (at most [`cyclebench_protocol::MAX_STATUS_PAD`]) after a
+/// fixed-cost jump into a nop sled, so that a status read can be placed to the cycle
+/// (thesis Fig. 6.7).
+#[inline(always)]
+pub fn nops(count: u16) {
+    let count = u32::from(count.min(cyclebench_protocol::MAX_STATUS_PAD));
+    // SAFETY: jumps into the sled below, `count` nops before its end, and falls out of it;
+    // touches only the two scratch registers.
+    unsafe {
+        asm!(
+            ".option push",
+            ".option norvc",
+            "la {target}, 4f",
+            "slli {offset}, {count}, 2",
+            "sub {target}, {target}, {offset}",
+            "jr {target}",
+            ".rept 256",
+            "nop",
+            ".endr",
+            "4:",
+            ".option pop",
+            count = in(reg) count,
+            target = out(reg) _,
+            offset = out(reg) _,
+            options(nostack),
+        );
     }
 }

@@ -14,9 +14,7 @@ pub struct LineReader {
 impl LineReader {
     /// An empty reader.
     pub const fn new() -> Self {
-        Self {
-            buf: [0; MAX_LINE_LEN],
-        }
+        Self { buf: [0; MAX_LINE_LEN] }
     }
 
     /// Reads one line (without `\n` and a trailing `\r`). An overlong line is consumed up to

@@ -9,9 +9,8 @@ use alloc::vec::Vec;
 use core::fmt::Write;
 
 use cyclebench_protocol::{
-    AesBenchmark, Benchmark, BenchmarkResults, DatasetId, Direction, Granularity, HashAlgorithm,
-    HashBenchmark, HashStyle, MicroBenchmark, Request, RngSeededBenchmark, RngTrueRandomBenchmark,
-    Trigger,
+    AesBenchmark, Benchmark, BenchmarkResults, DatasetId, Direction, Granularity, HashAlgorithm, HashBenchmark,
+    HashStyle, MicroBenchmark, Request, RngSeededBenchmark, RngTrueRandomBenchmark, Trigger,
 };
 
 use crate::benchmarks;
@@ -117,9 +116,7 @@ pub fn run<P: Platform>(platform: &mut P, overhead: u32) -> ! {
     );
     r.record(
         "runtime::overhead_calibrated",
-        check(overhead > 0 && overhead < 100, || {
-            format!("overhead {overhead} cycles")
-        }),
+        check(overhead > 0 && overhead < 100, || format!("overhead {overhead} cycles")),
     );
     let mut line = String::new();
     let _ = write!(
@@ -156,14 +153,14 @@ pub fn run<P: Platform>(platform: &mut P, overhead: u32) -> ! {
             (Direction::Encrypt, Granularity::Total, Trigger::Automatic),
             (Direction::Decrypt, Granularity::PerBlock, Trigger::Manual),
         ] {
-            let name = format!("aes::{}::{direction:?}::{granularity:?}::{trigger:?}", d.id)
-                .to_lowercase();
+            let name = format!("aes::{}::{direction:?}::{granularity:?}::{trigger:?}", d.id).to_lowercase();
             let b = AesBenchmark {
                 dataset: id(d.id),
                 direction,
                 granularity,
                 trigger,
                 tight: false,
+                status_pad: None,
                 repetitions: None,
             };
             r.benchmark(&name, Benchmark::Aes(b), overhead);
@@ -172,31 +169,24 @@ pub fn run<P: Platform>(platform: &mut P, overhead: u32) -> ! {
     for d in cyclebench_datasets::RNG {
         let b = RngSeededBenchmark {
             dataset: id(d.id),
+            init_wait: None,
             repetitions: None,
         };
         r.benchmark(&format!("rng::{}", d.id), Benchmark::RngSeeded(b), overhead);
     }
     let trng = RngTrueRandomBenchmark {
         blocks: 3,
+        init_wait: None,
         repetitions: None,
     };
-    r.benchmark(
-        "rng::entropy_seeded",
-        Benchmark::RngTrueRandom(trng),
-        overhead,
-    );
+    r.benchmark("rng::entropy_seeded", Benchmark::RngTrueRandom(trng), overhead);
     r.benchmark(
         "micro::instruction_blocks",
-        Benchmark::Micro(MicroBenchmark {
-            repetitions: Some(3),
-        }),
+        Benchmark::Micro(MicroBenchmark { repetitions: Some(3) }),
         overhead,
     );
 
-    let summary = format!(
-        "{} passed, {} failed, {} skipped",
-        r.passed, r.failed, r.skipped
-    );
+    let summary = format!("{} passed, {} failed, {} skipped", r.passed, r.failed, r.skipped);
     let success = r.failed == 0;
     r.say(&summary);
     r.platform.comm().flush();

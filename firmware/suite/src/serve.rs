@@ -5,9 +5,7 @@ use alloc::format;
 use alloc::string::String;
 
 use cyclebench_protocol::wire::{decode_request, encode_reply, WireError};
-use cyclebench_protocol::{
-    ErrorKind, ErrorReply, Hello, Reply, Request, Status, SuiteState, PROTOCOL_VERSION,
-};
+use cyclebench_protocol::{ErrorKind, ErrorReply, Hello, Reply, Request, Status, SuiteState, PROTOCOL_VERSION};
 
 use crate::benchmarks;
 use crate::line::{LineReader, TooLong};
@@ -53,10 +51,7 @@ pub fn run<P: Platform>(platform: &mut P, overhead: u32) -> ! {
         let reply = match reader.read_line(platform.comm()) {
             Err(TooLong) => error(
                 ErrorKind::LineTooLong,
-                format!(
-                    "line longer than {} bytes",
-                    cyclebench_protocol::MAX_LINE_LEN
-                ),
+                format!("line longer than {} bytes", cyclebench_protocol::MAX_LINE_LEN),
             ),
             Ok([]) => continue,
             Ok(line) => match decode_request(line) {

@@ -67,7 +67,8 @@ mod tests {
     /// (discarded), generate 512 bits = ReturnedBits.
     #[test]
     fn matches_nist_cavp_aes256_no_df_count0() {
-        let entropy = hex!("df5d73faa468649edda33b5cca79b0b05600419ccb7a879ddfec9db32ee494e5531b51de16a30f769262474c73bec010");
+        let entropy =
+            hex!("df5d73faa468649edda33b5cca79b0b05600419ccb7a879ddfec9db32ee494e5531b51de16a30f769262474c73bec010");
         let expected = hex!("d1c07cd95af8a7f11012c84ce48bb8cb87189e99d40fccb1771c619bdf82ab2280b1dc2f2581f39164f7ac0c510494b3a43c41b7db17514c87b107ae793e01c5");
         let mut drbg = CtrDrbg::instantiate(&entropy);
         let mut out = [[0u8; BLOCK_LEN]; 4];
@@ -79,7 +80,8 @@ mod tests {
     /// Intermediate state after instantiation, as published with the same vector.
     #[test]
     fn instantiate_state_matches_published_v() {
-        let entropy = hex!("df5d73faa468649edda33b5cca79b0b05600419ccb7a879ddfec9db32ee494e5531b51de16a30f769262474c73bec010");
+        let entropy =
+            hex!("df5d73faa468649edda33b5cca79b0b05600419ccb7a879ddfec9db32ee494e5531b51de16a30f769262474c73bec010");
         let drbg = CtrDrbg::instantiate(&entropy);
         assert_eq!(drbg.v, 0x217b52142105250243c0b2c206b8f59e);
     }

@@ -46,8 +46,8 @@ pub(super) fn decode(token: &str) -> Result<Cycles, WireError> {
     let mean_x100 = whole.checked_mul(100).and_then(|w| w.checked_add(frac));
     let mean_x100 = mean_x100.ok_or(WireError::Malformed(WHAT))?;
     let ordered = min <= median && median <= max && min < max;
-    let mean_in_range = u128::from(min) * 100 <= u128::from(mean_x100)
-        && u128::from(mean_x100) <= u128::from(max) * 100;
+    let mean_in_range =
+        u128::from(min) * 100 <= u128::from(mean_x100) && u128::from(mean_x100) <= u128::from(max) * 100;
     if !ordered || !mean_in_range {
         return Err(WireError::Malformed("inconsistent statistics"));
     }

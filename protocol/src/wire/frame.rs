@@ -32,11 +32,7 @@ pub fn unframe(line: &[u8]) -> Result<&str, WireError> {
     }
     let text = core::str::from_utf8(line).map_err(|_| WireError::NotAscii)?;
     let (payload, sum) = text.rsplit_once('*').ok_or(WireError::MissingChecksum)?;
-    if sum.len() != 4
-        || !sum
-            .bytes()
-            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
-    {
+    if sum.len() != 4 || !sum.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)) {
         return Err(WireError::MissingChecksum);
     }
     let expected = u16::from_str_radix(sum, 16).map_err(|_| WireError::MissingChecksum)?;

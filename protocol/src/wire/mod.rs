@@ -106,9 +106,8 @@ impl<'a> Tokens<'a> {
 
 /// Parses an unsigned decimal in canonical form: digits only, no sign, no leading zero.
 fn parse_number<T: core::str::FromStr>(token: &str, what: &'static str) -> Result<T, WireError> {
-    let canonical = !token.is_empty()
-        && token.bytes().all(|b| b.is_ascii_digit())
-        && (token == "0" || !token.starts_with('0'));
+    let canonical =
+        !token.is_empty() && token.bytes().all(|b| b.is_ascii_digit()) && (token == "0" || !token.starts_with('0'));
     if !canonical {
         return Err(WireError::Malformed(what));
     }
@@ -118,9 +117,9 @@ fn parse_number<T: core::str::FromStr>(token: &str, what: &'static str) -> Resul
 /// Whether `token` is a valid name token (platform, implementation): `[a-z0-9._-]{1,32}`.
 fn is_name(token: &str) -> bool {
     (1..=32).contains(&token.len())
-        && token.bytes().all(|b| {
-            b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_' || b == b'.'
-        })
+        && token
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_' || b == b'.')
 }
 
 #[cfg(test)]

@@ -19,9 +19,9 @@ use core::fmt::Write;
 
 use super::{cycles, frame, is_name, tokens, unframe, Tokens, WireError};
 use crate::{
-    BenchmarkKind, BenchmarkResults, Check, Cycles, ErrorKind, ErrorReply, FifoTrace,
-    GeneratePhases, Hello, Implementation, ImplementationKind, Measured, Module, ModuleInfo,
-    Phases, Reply, Status, SuiteState, PROTOCOL_VERSION,
+    BenchmarkKind, BenchmarkResults, Check, Cycles, ErrorKind, ErrorReply, FifoTrace, GeneratePhases, Hello,
+    Implementation, ImplementationKind, Measured, Module, ModuleInfo, Phases, Reply, Status, SuiteState,
+    PROTOCOL_VERSION,
 };
 
 const ERROR_KINDS: [(ErrorKind, &str); 8] = [
@@ -44,17 +44,10 @@ const KINDS: [(BenchmarkKind, &str); 5] = [
 ];
 
 fn name_of<T: PartialEq + Copy>(table: &[(T, &'static str)], value: T) -> &'static str {
-    table
-        .iter()
-        .find(|(v, _)| *v == value)
-        .map_or("?", |(_, n)| n)
+    table.iter().find(|(v, _)| *v == value).map_or("?", |(_, n)| n)
 }
 
-fn value_of<T: Copy>(
-    table: &[(T, &'static str)],
-    name: &str,
-    what: &'static str,
-) -> Result<T, WireError> {
+fn value_of<T: Copy>(table: &[(T, &'static str)], name: &str, what: &'static str) -> Result<T, WireError> {
     table
         .iter()
         .find(|(_, n)| *n == name)
@@ -72,11 +65,7 @@ fn push_text(out: &mut String, text: &str) {
     out.push(' ');
     let mut last_space = false;
     for c in text.chars() {
-        let c = if c == ' ' || c.is_ascii_graphic() {
-            c
-        } else {
-            '?'
-        };
+        let c = if c == ' ' || c.is_ascii_graphic() { c } else { '?' };
         // Collapse runs of spaces: the tokenizer treats an empty token as malformed.
         if c == ' ' && last_space {
             continue;
@@ -210,12 +199,7 @@ fn encode_measured(out: &mut String, m: &Measured) {
             loop10,
         } => {
             out.push_str(" micro");
-            all(
-                out,
-                &[
-                    empty, nop, nop10, add10, load10, store10, mul10, div, loop10,
-                ],
-            );
+            all(out, &[empty, nop, nop10, add10, load10, store10, mul10, div, loop10]);
         }
     }
 }
@@ -242,10 +226,7 @@ pub fn decode_reply(line: &[u8]) -> Result<Reply, WireError> {
         }
         "E" => {
             let kind = value_of(&ERROR_KINDS, t.next("error kind")?, "error kind")?;
-            Ok(Reply::Error(ErrorReply {
-                kind,
-                detail: t.rest(),
-            }))
+            Ok(Reply::Error(ErrorReply { kind, detail: t.rest() }))
         }
         "U" => {
             let kind = value_of(&KINDS, t.next("benchmark kind")?, "benchmark kind")?;
@@ -277,9 +258,7 @@ fn decode_hello(mut t: Tokens<'_>) -> Result<Hello, WireError> {
     let overhead = t.number("overhead")?;
     let mut modules = Vec::new();
     while let Some(token) = t.optional()? {
-        let (module, implementation) = token
-            .split_once('=')
-            .ok_or(WireError::Malformed("module entry"))?;
+        let (module, implementation) = token.split_once('=').ok_or(WireError::Malformed("module entry"))?;
         let module = Module::ALL
             .into_iter()
             .find(|m| m.name() == module)
@@ -290,10 +269,7 @@ fn decode_hello(mut t: Tokens<'_>) -> Result<Hello, WireError> {
             Some(("s", n)) if is_name(n) => Implementation::Software(String::from(n)),
             _ => return Err(WireError::Malformed("module implementation")),
         };
-        modules.push(ModuleInfo {
-            module,
-            implementation,
-        });
+        modules.push(ModuleInfo { module, implementation });
     }
     Ok(Hello {
         protocol_version,
@@ -324,8 +300,7 @@ fn decode_measured(mut t: Tokens<'_>) -> Result<Measured, WireError> {
     }
     let phases = match t.next("result shape")? {
         "hash" => {
-            let (init, input, await_digest, read_digest) =
-                (c(&mut t)?, c(&mut t)?, c(&mut t)?, c(&mut t)?);
+            let (init, input, await_digest, read_digest) = (c(&mut t)?, c(&mut t)?, c(&mut t)?, c(&mut t)?);
             let fifo = match t.optional()? {
                 None => None,
                 Some(token) => Some(decode_fifo(token)?),
@@ -348,8 +323,7 @@ fn decode_measured(mut t: Tokens<'_>) -> Result<Measured, WireError> {
             }
         }
         "aesb" => {
-            let (init, write, compute, read, deinit) =
-                (c(&mut t)?, c(&mut t)?, c(&mut t)?, c(&mut t)?, c(&mut t)?);
+            let (init, write, compute, read, deinit) = (c(&mut t)?, c(&mut t)?, c(&mut t)?, c(&mut t)?, c(&mut t)?);
             Phases::AesPerBlock {
                 init,
                 write,

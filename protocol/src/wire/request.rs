@@ -2,22 +2,86 @@
 //!
 //! ```text
 //! H | S | D | Z
-//! B aes DATASET e|d t|b a|m c|t [xREPS]     direction, total/per-block, auto/manual, checked/tight
-//! B rng DATASET [xREPS]
-//! B trng BLOCKS [xREPS]
-//! B hash 2|3 DATASET a|t -|f [xREPS]        api-conform/tight, fifo tracking off/on
+//! B aes DATASET e|d t|b a|m c|t [pPAD] [xREPS]   direction, total/per-block, auto/manual, checked/tight
+//! B rng DATASET [wWAIT] [xREPS]
+//! B trng BLOCKS [wWAIT] [xREPS]
+//! B hash 2|3 DATASET a|t -|f [xREPS]            api-conform/tight, fifo tracking off/on
 //! B micro [xREPS]
 //! ```
 
 use alloc::string::String;
 use core::fmt::Write;
 
-use super::{frame, tokens, unframe, Tokens, WireError};
+use super::{frame, parse_number, tokens, unframe, Tokens, WireError};
 use crate::{
-    AesBenchmark, Benchmark, DatasetId, Direction, Granularity, HashAlgorithm, HashBenchmark,
-    HashStyle, MicroBenchmark, Request, RngSeededBenchmark, RngTrueRandomBenchmark, Trigger,
-    MAX_REPETITIONS, MAX_RNG_BLOCKS,
+    AesBenchmark, Benchmark, DatasetId, Direction, Granularity, HashAlgorithm, HashBenchmark, HashStyle,
+    MicroBenchmark, Request, RngSeededBenchmark, RngTrueRandomBenchmark, Trigger, MAX_INIT_WAIT, MAX_REPETITIONS,
+    MAX_RNG_BLOCKS, MAX_STATUS_PAD,
 };
+
+/// Optional trailing `<letter><number>` tokens, encoded in this order.
+#[derive(Default)]
+struct Options {
+    pad: Option<u16>,
+    wait: Option<u32>,
+    repetitions: Option<u16>,
+}
+
+impl Options {
+    fn encode(&self, out: &mut String) {
+        // Writing into a String cannot fail.
+        if let Some(p) = self.pad {
+            let _ = write!(out, " p{p}");
+        }
+        if let Some(w) = self.wait {
+            let _ = write!(out, " w{w}");
+        }
+        if let Some(n) = self.repetitions {
+            let _ = write!(out, " x{n}");
+        }
+    }
+
+    /// Reads the remaining tokens; `allowed` lists the letters this benchmark takes. Each
+    /// option may appear once, in canonical order.
+    fn decode(t: &mut Tokens<'_>, allowed: &str) -> Result<Self, WireError> {
+        let mut options = Self::default();
+        let mut last = 0usize;
+        while let Some(token) = t.optional()? {
+            let mut chars = token.chars();
+            let letter = chars.next().unwrap_or(' ');
+            let rank = "pwx".find(letter).ok_or(WireError::Malformed("unknown option"))? + 1;
+            if !allowed.contains(letter) || rank <= last {
+                return Err(WireError::Malformed("option not allowed here or out of order"));
+            }
+            last = rank;
+            let number = chars.as_str();
+            match letter {
+                'p' => {
+                    let pad: u16 = parse_number(number, "status pad")?;
+                    if pad > MAX_STATUS_PAD {
+                        return Err(WireError::Malformed("status pad out of range"));
+                    }
+                    options.pad = Some(pad);
+                }
+                'w' => {
+                    let wait: u32 = parse_number(number, "init wait")?;
+                    if wait > MAX_INIT_WAIT {
+                        return Err(WireError::Malformed("init wait out of range"));
+                    }
+                    options.wait = Some(wait);
+                }
+                _ => {
+                    let n: u16 = parse_number(number, "repetitions")?;
+                    if n == 0 || n > MAX_REPETITIONS {
+                        return Err(WireError::Malformed("repetitions out of range"));
+                    }
+                    options.repetitions = Some(n);
+                }
+            }
+        }
+        Ok(options)
+    }
+}
 
 /// Encodes a request as one frame (without newline).
 pub fn encode_request(request: &Request) -> String {
@@ -29,7 +93,7 @@ pub fn encode_request(request: &Request) -> String {
         Request::Done => out.push('D'),
         Request::Suspend => out.push('Z'),
         Request::Benchmark(b) => {
-            let reps = match b {
+            let options = match b {
                 Benchmark::Aes(a) => {
                     let _ = write!(
                         out,
@@ -40,15 +104,27 @@ pub fn encode_request(request: &Request) -> String {
                         pick(a.trigger == Trigger::Automatic, "a", "m"),
                         pick(a.tight, "t", "c"),
                     );
-                    a.repetitions
+                    Options {
+                        pad: a.status_pad,
+                        wait: None,
+                        repetitions: a.repetitions,
+                    }
                 }
                 Benchmark::RngSeeded(r) => {
                     let _ = write!(out, "B rng {}", r.dataset);
-                    r.repetitions
+                    Options {
+                        pad: None,
+                        wait: r.init_wait,
+                        repetitions: r.repetitions,
+                    }
                 }
                 Benchmark::RngTrueRandom(r) => {
                     let _ = write!(out, "B trng {}", r.blocks);
-                    r.repetitions
+                    Options {
+                        pad: None,
+                        wait: r.init_wait,
+                        repetitions: r.repetitions,
+                    }
                 }
                 Benchmark::Hash(h) => {
                     let _ = write!(
@@ -59,16 +135,20 @@ pub fn encode_request(request: &Request) -> String {
                         pick(h.style == HashStyle::ApiConform, "a", "t"),
                         pick(h.track_fifo, "f", "-"),
                     );
-                    h.repetitions
+                    Options {
+                        repetitions: h.repetitions,
+                        ..Options::default()
+                    }
                 }
                 Benchmark::Micro(m) => {
                     out.push_str("B micro");
-                    m.repetitions
+                    Options {
+                        repetitions: m.repetitions,
+                        ..Options::default()
+                    }
                 }
             };
-            if let Some(n) = reps {
-                let _ = write!(out, " x{n}");
-            }
+            options.encode(&mut out);
         }
     }
     frame(out)
@@ -84,8 +164,8 @@ fn pick(first: bool, a: &'static str, b: &'static str) -> &'static str {
 
 /// Decodes one received line (newline stripped) into a request.
 ///
-/// Range checks (repetitions, block counts) happen here, so the suite only sees requests it
-/// can hold in memory.
+/// Range checks (repetitions, block counts, pads, waits) happen here, so the suite only sees
+/// requests it can hold in memory.
 pub fn decode_request(line: &[u8]) -> Result<Request, WireError> {
     let payload = unframe(line)?;
     let mut t = tokens(payload);
@@ -103,62 +183,80 @@ pub fn decode_request(line: &[u8]) -> Result<Request, WireError> {
 
 fn decode_benchmark(mut t: Tokens<'_>) -> Result<Benchmark, WireError> {
     let benchmark = match t.next("benchmark kind")? {
-        "aes" => Benchmark::Aes(AesBenchmark {
-            dataset: dataset(&mut t)?,
-            direction: flag(
+        "aes" => {
+            let dataset = dataset(&mut t)?;
+            let direction = flag(
                 &mut t,
                 "direction",
                 ("e", Direction::Encrypt),
                 ("d", Direction::Decrypt),
-            )?,
-            granularity: flag(
+            )?;
+            let granularity = flag(
                 &mut t,
                 "granularity",
                 ("t", Granularity::Total),
                 ("b", Granularity::PerBlock),
-            )?,
-            trigger: flag(
-                &mut t,
-                "trigger",
-                ("a", Trigger::Automatic),
-                ("m", Trigger::Manual),
-            )?,
-            tight: flag(&mut t, "tightness", ("t", true), ("c", false))?,
-            repetitions: repetitions(&mut t)?,
-        }),
-        "rng" => Benchmark::RngSeeded(RngSeededBenchmark {
-            dataset: dataset(&mut t)?,
-            repetitions: repetitions(&mut t)?,
-        }),
+            )?;
+            let trigger = flag(&mut t, "trigger", ("a", Trigger::Automatic), ("m", Trigger::Manual))?;
+            let tight = flag(&mut t, "tightness", ("t", true), ("c", false))?;
+            let o = Options::decode(&mut t, "px")?;
+            Benchmark::Aes(AesBenchmark {
+                dataset,
+                direction,
+                granularity,
+                trigger,
+                tight,
+                status_pad: o.pad,
+                repetitions: o.repetitions,
+            })
+        }
+        "rng" => {
+            let dataset = dataset(&mut t)?;
+            let o = Options::decode(&mut t, "wx")?;
+            Benchmark::RngSeeded(RngSeededBenchmark {
+                dataset,
+                init_wait: o.wait,
+                repetitions: o.repetitions,
+            })
+        }
         "trng" => {
             let blocks: u8 = t.number("block count")?;
             if blocks == 0 || blocks > MAX_RNG_BLOCKS {
                 return Err(WireError::Malformed("block count out of range"));
             }
+            let o = Options::decode(&mut t, "wx")?;
             Benchmark::RngTrueRandom(RngTrueRandomBenchmark {
                 blocks,
-                repetitions: repetitions(&mut t)?,
+                init_wait: o.wait,
+                repetitions: o.repetitions,
             })
         }
-        "hash" => Benchmark::Hash(HashBenchmark {
-            algorithm: flag(
+        "hash" => {
+            let algorithm = flag(
                 &mut t,
                 "hash algorithm",
                 ("2", HashAlgorithm::Sha2),
                 ("3", HashAlgorithm::Sha3),
-            )?,
-            dataset: dataset(&mut t)?,
-            style: flag(
+            )?;
+            let dataset = dataset(&mut t)?;
+            let style = flag(
                 &mut t,
                 "hash style",
                 ("a", HashStyle::ApiConform),
                 ("t", HashStyle::Tight),
-            )?,
-            track_fifo: flag(&mut t, "fifo tracking", ("f", true), ("-", false))?,
-            repetitions: repetitions(&mut t)?,
-        }),
+            )?;
+            let track_fifo = flag(&mut t, "fifo tracking", ("f", true), ("-", false))?;
+            let o = Options::decode(&mut t, "x")?;
+            Benchmark::Hash(HashBenchmark {
+                algorithm,
+                dataset,
+                style,
+                track_fifo,
+                repetitions: o.repetitions,
+            })
+        }
         "micro" => Benchmark::Micro(MicroBenchmark {
-            repetitions: repetitions(&mut t)?,
+            repetitions: Options::decode(&mut t, "x")?.repetitions,
         }),
         _ => return Err(WireError::Malformed("unknown benchmark kind")),
     };
@@ -170,12 +268,7 @@ fn dataset(t: &mut Tokens<'_>) -> Result<DatasetId, WireError> {
     DatasetId::new(t.next("dataset id")?).map_err(|_| WireError::Malformed("invalid dataset id"))
 }
 
-fn flag<T>(
-    t: &mut Tokens<'_>,
-    what: &'static str,
-    a: (&str, T),
-    b: (&str, T),
-) -> Result<T, WireError> {
+fn flag<T>(t: &mut Tokens<'_>, what: &'static str, a: (&str, T), b: (&str, T)) -> Result<T, WireError> {
     let token = t.next(what)?;
     if token == a.0 {
         Ok(a.1)
@@ -184,20 +277,4 @@ fn flag<T>(
     } else {
         Err(WireError::Malformed(what))
     }
-}
-
-/// The optional trailing `xN`; consumes it when present.
-fn repetitions(t: &mut Tokens<'_>) -> Result<Option<u16>, WireError> {
-    const WHAT: &str = "repetitions";
-    let Some(token) = t.optional()? else {
-        return Ok(None);
-    };
-    let n: u16 = super::parse_number(
-        token.strip_prefix('x').ok_or(WireError::Malformed(WHAT))?,
-        WHAT,
-    )?;
-    if n == 0 || n > MAX_REPETITIONS {
-        return Err(WireError::Malformed("repetitions out of range"));
-    }
-    Ok(Some(n))
 }

@@ -21,20 +21,9 @@ fn stats(min: u64) -> Cycles {
 }
 
 fn every_request() -> Vec<Request> {
-    let mut all = vec![
-        Request::Hello,
-        Request::GetStatus,
-        Request::Done,
-        Request::Suspend,
-    ];
+    let mut all = vec![Request::Hello, Request::GetStatus, Request::Done, Request::Suspend];
     for (direction, granularity, trigger, tight, repetitions) in [
-        (
-            Direction::Encrypt,
-            Granularity::Total,
-            Trigger::Automatic,
-            false,
-            None,
-        ),
+        (Direction::Encrypt, Granularity::Total, Trigger::Automatic, false, None),
         (
             Direction::Decrypt,
             Granularity::PerBlock,
@@ -49,21 +38,20 @@ fn every_request() -> Vec<Request> {
             granularity,
             trigger,
             tight,
+            status_pad: tight.then_some(MAX_STATUS_PAD),
             repetitions,
         })));
     }
-    all.push(Request::Benchmark(Benchmark::RngSeeded(
-        RngSeededBenchmark {
-            dataset: ds("nist_0"),
-            repetitions: Some(3),
-        },
-    )));
-    all.push(Request::Benchmark(Benchmark::RngTrueRandom(
-        RngTrueRandomBenchmark {
-            blocks: 8,
-            repetitions: None,
-        },
-    )));
+    all.push(Request::Benchmark(Benchmark::RngSeeded(RngSeededBenchmark {
+        dataset: ds("nist_0"),
+        init_wait: Some(MAX_INIT_WAIT),
+        repetitions: Some(3),
+    })));
+    all.push(Request::Benchmark(Benchmark::RngTrueRandom(RngTrueRandomBenchmark {
+        blocks: MAX_RNG_BLOCKS,
+        init_wait: None,
+        repetitions: None,
+    })));
     for (algorithm, style, track_fifo) in [
         (HashAlgorithm::Sha2, HashStyle::ApiConform, false),
         (HashAlgorithm::Sha3, HashStyle::Tight, true),
@@ -79,9 +67,7 @@ fn every_request() -> Vec<Request> {
     all.push(Request::Benchmark(Benchmark::Micro(MicroBenchmark {
         repetitions: Some(7),
     })));
-    all.push(Request::Benchmark(Benchmark::Micro(
-        MicroBenchmark::default(),
-    )));
+    all.push(Request::Benchmark(Benchmark::Micro(MicroBenchmark::default())));
     all
 }
 
@@ -253,11 +239,7 @@ fn every_reply_round_trips() {
         assert!(line.len() <= MAX_LINE_LEN, "{line}");
         let decoded = decode_reply(line.as_bytes());
         // A constant window with an unusual mean is canonicalised; compare encodings instead.
-        assert_eq!(
-            decoded.as_ref().map(encode_reply),
-            Ok(line.clone()),
-            "{line}"
-        );
+        assert_eq!(decoded.as_ref().map(encode_reply), Ok(line.clone()), "{line}");
     }
 }
 
@@ -289,16 +271,18 @@ fn rejects_out_of_range_parameters() {
         "B trng 9",
         "B micro x0",
         "B micro x256",
+        "B micro p3",
+        "B rng a w1 w2",
+        "B rng a x2 w1",
+        "B trng 1 w1000001",
+        "B aes a e b m c p257",
         "B micro 5",
         "B rng BAD",
         "B hash 4 m a -",
     ] {
         let line = frame(String::from(payload));
         assert!(
-            matches!(
-                decode_request(line.as_bytes()),
-                Err(WireError::Malformed(_))
-            ),
+            matches!(decode_request(line.as_bytes()), Err(WireError::Malformed(_))),
             "{payload}"
         );
     }
@@ -314,10 +298,7 @@ fn rejects_overlong_lines_and_other_versions() {
 
 #[test]
 fn free_text_is_sanitised_and_bounded() {
-    let detail: String = "x\ty\u{e9}  z"
-        .chars()
-        .chain(core::iter::repeat_n('w', 1000))
-        .collect();
+    let detail: String = "x\ty\u{e9}  z".chars().chain(core::iter::repeat_n('w', 1000)).collect();
     let line = encode_reply(&Reply::Error(ErrorReply {
         kind: ErrorKind::Malformed,
         detail,
@@ -331,13 +312,7 @@ fn free_text_is_sanitised_and_bounded() {
 
 #[test]
 fn inconsistent_statistics_are_rejected() {
-    for cycles in [
-        "9/5/7/6.00",
-        "5/6/7/9.00",
-        "5/5/5/5.00",
-        "5/6/7/6.0",
-        "5/6/7",
-    ] {
+    for cycles in ["9/5/7/6.00", "5/6/7/9.00", "5/5/5/5.00", "5/6/7/6.0", "5/6/7"] {
         let line = frame(alloc::format!("R h k 5 2 aest {cycles} 1 1 1"));
         assert!(decode_reply(line.as_bytes()).is_err(), "{cycles}");
     }
@@ -401,18 +376,10 @@ proptest! {
 fn every_message_round_trips_through_json() {
     for request in every_request() {
         let json = serde_json::to_string(&request).unwrap();
-        assert_eq!(
-            serde_json::from_str::<Request>(&json).unwrap(),
-            request,
-            "{json}"
-        );
+        assert_eq!(serde_json::from_str::<Request>(&json).unwrap(), request, "{json}");
     }
     for reply in every_reply() {
         let json = serde_json::to_string(&reply).unwrap();
-        assert_eq!(
-            serde_json::from_str::<Reply>(&json).unwrap(),
-            reply,
-            "{json}"
-        );
+        assert_eq!(serde_json::from_str::<Reply>(&json).unwrap(), reply, "{json}");
     }
 }

@@ -26,9 +26,7 @@ impl Aes {
 
     /// Waits for STATUS.idle.
     pub fn wait_idle(&self) -> Result<(), ModuleError> {
-        wait::until("aes idle", || {
-            self.regs.bit(r::STATUS_REG_OFFSET, r::STATUS_IDLE_BIT)
-        })
+        wait::until("aes idle", || self.regs.bit(r::STATUS_REG_OFFSET, r::STATUS_IDLE_BIT))
     }
 }
 
@@ -72,8 +70,7 @@ impl AesEngine for Aes {
     /// STATUS.input_ready.
     fn wait_for_input_ready(&mut self) -> Result<(), ModuleError> {
         wait::until("aes input ready", || {
-            self.regs
-                .bit(r::STATUS_REG_OFFSET, r::STATUS_INPUT_READY_BIT)
+            self.regs.bit(r::STATUS_REG_OFFSET, r::STATUS_INPUT_READY_BIT)
         })
     }
 
@@ -95,15 +92,13 @@ impl AesEngine for Aes {
 
     /// TRIGGER.start.
     fn trigger_start(&mut self) {
-        self.regs
-            .write(r::TRIGGER_REG_OFFSET, 1 << r::TRIGGER_START_BIT);
+        self.regs.write(r::TRIGGER_REG_OFFSET, 1 << r::TRIGGER_START_BIT);
     }
 
     /// STATUS.output_valid.
     fn wait_for_output(&mut self) -> Result<(), ModuleError> {
         wait::until("aes output valid", || {
-            self.regs
-                .bit(r::STATUS_REG_OFFSET, r::STATUS_OUTPUT_VALID_BIT)
+            self.regs.bit(r::STATUS_REG_OFFSET, r::STATUS_OUTPUT_VALID_BIT)
         })
     }
 

@@ -33,8 +33,7 @@ impl Csrng {
     /// Waits for SW_CMD_STS.cmd_rdy, then writes one word of a command.
     fn send(&self, word: u32) -> Result<(), ModuleError> {
         wait::until("csrng command ready", || {
-            self.regs
-                .bit(r::SW_CMD_STS_REG_OFFSET, r::SW_CMD_STS_CMD_RDY_BIT)
+            self.regs.bit(r::SW_CMD_STS_REG_OFFSET, r::SW_CMD_STS_CMD_RDY_BIT)
         })?;
         self.regs.write(r::CMD_REQ_REG_OFFSET, word);
         Ok(())
@@ -69,19 +68,15 @@ impl Rng for Csrng {
         }
         self.send(GENERATE | (blocks << GLEN_OFFSET))?;
         wait::until("csrng genbits valid", || {
-            self.regs
-                .bit(r::GENBITS_VLD_REG_OFFSET, r::GENBITS_VLD_GENBITS_VLD_BIT)
+            self.regs.bit(r::GENBITS_VLD_REG_OFFSET, r::GENBITS_VLD_GENBITS_VLD_BIT)
         })
     }
 
     /// GENBITS four times, after GENBITS_VLD (already checked for the first block).
     fn read_output(&mut self) -> Result<[u32; 4], ModuleError> {
         wait::until("csrng genbits valid", || {
-            self.regs
-                .bit(r::GENBITS_VLD_REG_OFFSET, r::GENBITS_VLD_GENBITS_VLD_BIT)
+            self.regs.bit(r::GENBITS_VLD_REG_OFFSET, r::GENBITS_VLD_GENBITS_VLD_BIT)
         })?;
-        Ok(core::array::from_fn(|_| {
-            self.regs.read(r::GENBITS_REG_OFFSET)
-        }))
+        Ok(core::array::from_fn(|_| self.regs.read(r::GENBITS_REG_OFFSET)))
     }
 }

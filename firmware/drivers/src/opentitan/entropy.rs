@@ -12,8 +12,7 @@ const ENTROPY_SRC_ENABLE_LFSR: u32 = 0x2;
 pub fn enable(entropy_src_regs: Mmio, csrng_regs: Mmio, edns: &[Mmio]) {
     entropy_src_regs.write(
         entropy_src::CONF_REG_OFFSET,
-        (ENTROPY_SRC_ENABLE_LFSR & entropy_src::CONF_ENABLE_MASK)
-            << entropy_src::CONF_ENABLE_OFFSET,
+        (ENTROPY_SRC_ENABLE_LFSR & entropy_src::CONF_ENABLE_MASK) << entropy_src::CONF_ENABLE_OFFSET,
     );
     csrng_regs.write(csrng::CTRL_REG_OFFSET, 1 << csrng::CTRL_ENABLE_BIT);
     for edn_regs in edns {

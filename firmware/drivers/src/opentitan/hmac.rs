@@ -29,8 +29,7 @@ impl Hasher for Hmac {
     /// CFG: SHA-256 only, no MAC, message and digest in natural order; CMD: hash_start.
     fn init(&mut self) -> Result<(), ModuleError> {
         self.regs.write(r::CFG_REG_OFFSET, 1 << r::CFG_SHA_EN_BIT);
-        self.regs
-            .write(r::CMD_REG_OFFSET, 1 << r::CMD_HASH_START_BIT);
+        self.regs.write(r::CMD_REG_OFFSET, 1 << r::CMD_HASH_START_BIT);
         Ok(())
     }
 
@@ -43,8 +42,7 @@ impl Hasher for Hmac {
     /// STATUS.fifo_depth.
     #[inline(always)]
     fn fifo_elements(&mut self) -> u32 {
-        (self.regs.read(r::STATUS_REG_OFFSET) >> r::STATUS_FIFO_DEPTH_OFFSET)
-            & r::STATUS_FIFO_DEPTH_MASK
+        (self.regs.read(r::STATUS_REG_OFFSET) >> r::STATUS_FIFO_DEPTH_OFFSET) & r::STATUS_FIFO_DEPTH_MASK
     }
 
     /// MSG_FIFO, one word.
@@ -60,11 +58,9 @@ impl Hasher for Hmac {
 
     /// CMD: hash_process, then wait for INTR_STATE.hmac_done and acknowledge it.
     fn wait_for_completion(&mut self) -> Result<(), ModuleError> {
-        self.regs
-            .write(r::CMD_REG_OFFSET, 1 << r::CMD_HASH_PROCESS_BIT);
+        self.regs.write(r::CMD_REG_OFFSET, 1 << r::CMD_HASH_PROCESS_BIT);
         wait::until("hmac done", || {
-            self.regs
-                .bit(r::INTR_STATE_REG_OFFSET, r::INTR_STATE_HMAC_DONE_BIT)
+            self.regs.bit(r::INTR_STATE_REG_OFFSET, r::INTR_STATE_HMAC_DONE_BIT)
         })?;
         self.regs
             .write(r::INTR_STATE_REG_OFFSET, 1 << r::INTR_STATE_HMAC_DONE_BIT);

@@ -51,8 +51,7 @@ impl Hasher for Kmac {
     /// STATUS.fifo_depth.
     #[inline(always)]
     fn fifo_elements(&mut self) -> u32 {
-        (self.regs.read(r::STATUS_REG_OFFSET) >> r::STATUS_FIFO_DEPTH_OFFSET)
-            & r::STATUS_FIFO_DEPTH_MASK
+        (self.regs.read(r::STATUS_REG_OFFSET) >> r::STATUS_FIFO_DEPTH_OFFSET) & r::STATUS_FIFO_DEPTH_MASK
     }
 
     /// MSG_FIFO, one word.
@@ -70,8 +69,7 @@ impl Hasher for Kmac {
     fn wait_for_completion(&mut self) -> Result<(), ModuleError> {
         self.command(r::CMD_CMD_VALUE_PROCESS);
         wait::until("kmac squeeze", || {
-            self.regs
-                .bit(r::STATUS_REG_OFFSET, r::STATUS_SHA3_SQUEEZE_BIT)
+            self.regs.bit(r::STATUS_REG_OFFSET, r::STATUS_SHA3_SQUEEZE_BIT)
         })
     }
 

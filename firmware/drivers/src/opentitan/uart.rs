@@ -14,8 +14,7 @@ impl Uart {
     /// Configures the UART at `regs` for `baud` with a `peripheral_hz` clock: NCO =
     /// 2^20 · baud / f_pclk (thesis 5.1.5), TX and RX enabled, both FIFOs reset.
     pub fn new(regs: Mmio, baud: u32, peripheral_hz: u32) -> Self {
-        let nco =
-            ((u64::from(baud) << 20) / u64::from(peripheral_hz.max(1))) as u32 & r::CTRL_NCO_MASK;
+        let nco = ((u64::from(baud) << 20) / u64::from(peripheral_hz.max(1))) as u32 & r::CTRL_NCO_MASK;
         regs.write(
             r::CTRL_REG_OFFSET,
             (nco << r::CTRL_NCO_OFFSET) | (1 << r::CTRL_TX_BIT) | (1 << r::CTRL_RX_BIT),

@@ -39,8 +39,7 @@ fn block(words: &[u32]) -> [u32; 4] {
 pub fn config(d: &AesDataset, encrypt: bool, manual: bool) -> AesConfig {
     let key = le_words(d.key);
     let key_share0 = KEY_MASK;
-    let key_share1: [u32; 8] =
-        core::array::from_fn(|i| key.get(i).copied().unwrap_or(0) ^ KEY_MASK[i]);
+    let key_share1: [u32; 8] = core::array::from_fn(|i| key.get(i).copied().unwrap_or(0) ^ KEY_MASK[i]);
     let iv = block(&le_words(&d.iv.unwrap_or([0; 16])));
     AesConfig {
         key_length: match d.key_bits {
@@ -63,15 +62,10 @@ pub fn config(d: &AesDataset, encrypt: bool, manual: bool) -> AesConfig {
 }
 
 /// Runs `b` on `module`.
-pub fn run(
-    module: Provided<'_, dyn AesEngine>,
-    b: &AesBenchmark,
-    repetitions: u16,
-) -> Result<Outcome, BenchError> {
+pub fn run(module: Provided<'_, dyn AesEngine>, b: &AesBenchmark, repetitions: u16) -> Result<Outcome, BenchError> {
     let all = cyclebench_datasets::AES;
-    let d = cyclebench_datasets::aes(b.dataset.as_str()).ok_or_else(|| {
-        BenchError::unknown_dataset("aes", b.dataset.as_str(), all.iter().map(|d| d.id))
-    })?;
+    let d = cyclebench_datasets::aes(b.dataset.as_str())
+        .ok_or_else(|| BenchError::unknown_dataset("aes", b.dataset.as_str(), all.iter().map(|d| d.id)))?;
     let encrypt = b.direction == Direction::Encrypt;
     let manual = b.trigger == Trigger::Manual;
     let (input, expected) = if encrypt {
@@ -84,6 +78,12 @@ pub fn run(
     let cfg = config(d, encrypt, manual);
     let blocks = u16::try_from(input.len()).unwrap_or(u16::MAX);
 
+    if b.status_pad.is_some() && b.granularity != Granularity::PerBlock {
+        return Err(BenchError::new(
+            cyclebench_protocol::ErrorKind::InvalidParameter,
+            alloc::string::String::from("status_pad applies to per_block granularity only"),
+        ));
+    }
     let width = match b.granularity {
         Granularity::Total => 3,
         Granularity::PerBlock => 5,
@@ -93,11 +93,9 @@ pub fn run(
     for _ in 0..repetitions {
         output.iter_mut().for_each(|o| *o = [0; 4]);
         let row = match b.granularity {
-            Granularity::Total => {
-                total(module.module, &cfg, &input, &mut output, b.tight).map(|p| p.to_vec())
-            }
+            Granularity::Total => total(module.module, &cfg, &input, &mut output, b.tight).map(|p| p.to_vec()),
             Granularity::PerBlock => {
-                per_block(module.module, &cfg, &input, &mut output, b.tight).map(|p| p.to_vec())
+                per_block(module.module, &cfg, &input, &mut output, b.tight, b.status_pad).map(|p| p.to_vec())
             }
         }
         .map_err(|e| BenchError::module("aes", e))?;
@@ -106,11 +104,7 @@ pub fn run(
             return Err(BenchError::wrong_answer(
                 "aes",
                 d.id,
-                &format!(
-                    "output {} expected {}",
-                    hex_words(&got),
-                    hex_words(&expected)
-                ),
+                &format!("output {} expected {}", hex_words(&got), hex_words(&expected)),
             ));
         }
         samples.push(&row);
@@ -186,13 +180,16 @@ fn total(
     Ok(marks.phases())
 }
 
-/// init | Σ write | Σ compute | Σ read | deinit, one block at a time.
+/// init | Σ write | Σ compute | Σ read | deinit, one block at a time. With a status pad the
+/// compute phase is: start, `pad` nops, one status read, and the busy-wait only if that read
+/// came too early.
 fn per_block(
     e: &mut dyn AesEngine,
     cfg: &AesConfig,
     input: &[[u32; 4]],
     output: &mut [[u32; 4]],
     tight: bool,
+    status_pad: Option<u16>,
 ) -> Result<[u64; 5], ModuleError> {
     let mut sums = [0u64; 5];
     let mut setup = Marks::<2>::new();
@@ -211,7 +208,16 @@ fn per_block(
         if cfg.manual {
             e.trigger_start();
         }
-        e.wait_for_output()?;
+        match status_pad {
+            None => e.wait_for_output()?,
+            Some(pad) => {
+                crate::cycles::nops(pad);
+                let status = e.read_status();
+                if !e.output_ready(status) {
+                    e.wait_for_output()?;
+                }
+            }
+        }
         marks.mark();
         e.read_block(o);
         marks.mark();

@@ -18,9 +18,8 @@ pub fn run(
     repetitions: u16,
 ) -> Result<Outcome, BenchError> {
     let datasets = cyclebench_datasets::HASH;
-    let dataset = cyclebench_datasets::hash(b.dataset.as_str()).ok_or_else(|| {
-        BenchError::unknown_dataset(name, b.dataset.as_str(), datasets.iter().map(|d| d.id))
-    })?;
+    let dataset = cyclebench_datasets::hash(b.dataset.as_str())
+        .ok_or_else(|| BenchError::unknown_dataset(name, b.dataset.as_str(), datasets.iter().map(|d| d.id)))?;
     let expected_bytes = if name == "sha2" {
         &dataset.sha256
     } else {
@@ -37,25 +36,19 @@ pub fn run(
     // Words are prepared before timing: the input phase measures the transfer only.
     let chunks = dataset.message.chunks_exact(4);
     let tail = chunks.remainder();
-    let words: Vec<u32> = chunks
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
+    let words: Vec<u32> = chunks.map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
 
     let mut samples = Samples::new(4, repetitions)?;
     let mut fifo: Option<FifoTrace> = None;
     for _ in 0..repetitions {
         let mut digest = [0u32; 8];
-        let (phases, trace) = once(module.module, &words, tail, b, &mut digest)
-            .map_err(|e| BenchError::module(name, e))?;
+        let (phases, trace) =
+            once(module.module, &words, tail, b, &mut digest).map_err(|e| BenchError::module(name, e))?;
         if digest != expected {
             return Err(BenchError::wrong_answer(
                 name,
                 dataset.id,
-                &format!(
-                    "digest {} expected {}",
-                    hex_words(&digest),
-                    hex_words(&expected)
-                ),
+                &format!("digest {} expected {}", hex_words(&digest), hex_words(&expected)),
             ));
         }
         samples.push(&phases[..4]);

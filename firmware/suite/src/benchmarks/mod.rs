@@ -12,8 +12,7 @@ use alloc::vec::Vec;
 
 use cyclebench_modules::ModuleError;
 use cyclebench_protocol::{
-    Benchmark, BenchmarkKind, BenchmarkResults, Check, Cycles, ErrorKind, ImplementationKind,
-    Measured, Phases,
+    Benchmark, BenchmarkKind, BenchmarkResults, Check, Cycles, ErrorKind, ImplementationKind, Measured, Phases,
 };
 
 use crate::platform::Platform;
@@ -28,20 +27,17 @@ pub struct BenchError {
 }
 
 impl BenchError {
-    fn new(kind: ErrorKind, detail: String) -> Self {
+    pub(crate) fn new(kind: ErrorKind, detail: String) -> Self {
         Self { kind, detail }
     }
 
     /// A module operation failed while running `module`.
     fn module(module: &str, error: ModuleError) -> Self {
         match error {
-            ModuleError::Timeout(what) => Self::new(
-                ErrorKind::Timeout,
-                format!("{module}: timed out waiting for {what}"),
-            ),
-            ModuleError::Usage(what) => {
-                Self::new(ErrorKind::InvalidParameter, format!("{module}: {what}"))
+            ModuleError::Timeout(what) => {
+                Self::new(ErrorKind::Timeout, format!("{module}: timed out waiting for {what}"))
             }
+            ModuleError::Usage(what) => Self::new(ErrorKind::InvalidParameter, format!("{module}: {what}")),
         }
     }
 
@@ -49,18 +45,12 @@ impl BenchError {
         let known: Vec<&str> = known.collect();
         Self::new(
             ErrorKind::UnknownDataset,
-            format!(
-                "{module} has no dataset '{id}' (known: {})",
-                known.join(", ")
-            ),
+            format!("{module} has no dataset '{id}' (known: {})", known.join(", ")),
         )
     }
 
     fn wrong_answer(module: &str, dataset: &str, what: &str) -> Self {
-        Self::new(
-            ErrorKind::WrongAnswer,
-            format!("{module} dataset '{dataset}': {what}"),
-        )
+        Self::new(ErrorKind::WrongAnswer, format!("{module} dataset '{dataset}': {what}"))
     }
 }
 
@@ -87,12 +77,8 @@ impl Samples {
 
     /// Adds one repetition's windows (exactly `width` of them are kept).
     pub fn push(&mut self, row: &[u64]) {
-        self.data.extend(
-            row.iter()
-                .copied()
-                .chain(core::iter::repeat(0))
-                .take(self.width),
-        );
+        self.data
+            .extend(row.iter().copied().chain(core::iter::repeat(0)).take(self.width));
     }
 
     /// Per-phase statistics over all rows.

@@ -5,9 +5,7 @@ use alloc::format;
 use alloc::vec::Vec;
 
 use cyclebench_modules::{ModuleError, Rng};
-use cyclebench_protocol::{
-    Check, GeneratePhases, Phases, RngSeededBenchmark, RngTrueRandomBenchmark,
-};
+use cyclebench_protocol::{Check, GeneratePhases, Phases, RngSeededBenchmark, RngTrueRandomBenchmark};
 
 use super::{hex_words, BenchError, Outcome, Samples};
 use crate::cycles::now;
@@ -19,14 +17,19 @@ fn once(
     r: &mut dyn Rng,
     seed: Option<&[u32]>,
     plan: &[u8],
+    init_wait: Option<u32>,
     out: &mut Vec<[u32; 4]>,
 ) -> Result<Vec<u64>, ModuleError> {
     let mut phases = Vec::with_capacity(1 + 2 * plan.len());
     out.clear();
     let start = now();
     r.init(seed)?;
-    let mut last = now();
-    phases.push(last - start);
+    let seeded = now();
+    phases.push(seeded - start);
+    if let Some(cycles) = init_wait {
+        crate::cycles::pause(cycles);
+    }
+    let mut last = if init_wait.is_some() { now() } else { seeded };
     for &blocks in plan {
         r.generate(u32::from(blocks))?;
         let generated = now();
@@ -41,11 +44,7 @@ fn once(
     Ok(phases)
 }
 
-fn summarise(
-    samples: &Samples,
-    implementation: cyclebench_protocol::ImplementationKind,
-    check: Check,
-) -> Outcome {
+fn summarise(samples: &Samples, implementation: cyclebench_protocol::ImplementationKind, check: Check) -> Outcome {
     let s = samples.summary();
     let generates = s[1..]
         .chunks_exact(2)
@@ -57,10 +56,7 @@ fn summarise(
     Outcome {
         implementation,
         check,
-        phases: Phases::Rng {
-            init: s[0],
-            generates,
-        },
+        phases: Phases::Rng { init: s[0], generates },
     }
 }
 
@@ -71,36 +67,24 @@ pub fn run_seeded(
     repetitions: u16,
 ) -> Result<Outcome, BenchError> {
     let all = cyclebench_datasets::RNG;
-    let d = cyclebench_datasets::rng(b.dataset.as_str()).ok_or_else(|| {
-        BenchError::unknown_dataset("rng", b.dataset.as_str(), all.iter().map(|d| d.id))
-    })?;
+    let d = cyclebench_datasets::rng(b.dataset.as_str())
+        .ok_or_else(|| BenchError::unknown_dataset("rng", b.dataset.as_str(), all.iter().map(|d| d.id)))?;
     let plan: Vec<u8> = d.generates.iter().map(|g| g.blocks).collect();
     let mut samples = Samples::new(1 + 2 * plan.len(), repetitions)?;
     let mut out = Vec::new();
     for _ in 0..repetitions {
-        let row = once(module.module, Some(d.seed), &plan, &mut out)
+        let row = once(module.module, Some(d.seed), &plan, b.init_wait, &mut out)
             .map_err(|e| BenchError::module("rng", e))?;
         let mut blocks = out.iter();
         for (i, g) in d.generates.iter().enumerate() {
-            let got: Vec<[u32; 4]> = blocks
-                .by_ref()
-                .take(usize::from(g.blocks))
-                .copied()
-                .collect();
+            let got: Vec<[u32; 4]> = blocks.by_ref().take(usize::from(g.blocks)).copied().collect();
             if let Some(expected) = g.expected {
                 if got != expected {
-                    let flat = |b: &[[u32; 4]]| {
-                        hex_words(&b.iter().flatten().copied().collect::<Vec<_>>())
-                    };
+                    let flat = |b: &[[u32; 4]]| hex_words(&b.iter().flatten().copied().collect::<Vec<_>>());
                     return Err(BenchError::wrong_answer(
                         "rng",
                         d.id,
-                        &format!(
-                            "generate {} gave {} expected {}",
-                            i + 1,
-                            flat(&got),
-                            flat(expected)
-                        ),
+                        &format!("generate {} gave {} expected {}", i + 1, flat(&got), flat(expected)),
                     ));
                 }
             }
@@ -122,8 +106,7 @@ pub fn run_true_random(
     let mut out = Vec::new();
     let mut seen: Vec<[u32; 4]> = Vec::new();
     for _ in 0..repetitions {
-        let row =
-            once(module.module, None, &plan, &mut out).map_err(|e| BenchError::module("rng", e))?;
+        let row = once(module.module, None, &plan, b.init_wait, &mut out).map_err(|e| BenchError::module("rng", e))?;
         for block in &out {
             if block.iter().all(|&w| w == block[0]) || seen.contains(block) {
                 return Err(BenchError::wrong_answer(

@@ -11,9 +11,7 @@ use core::ptr::write_volatile;
 
 use cyclebench_drivers::mmio::Mmio;
 use cyclebench_drivers::opentitan::regs::top_earlgrey as top;
-use cyclebench_drivers::opentitan::{
-    aes::Aes, csrng::Csrng, entropy, hmac::Hmac, kmac::Kmac, pinmux, uart::Uart,
-};
+use cyclebench_drivers::opentitan::{aes::Aes, csrng::Csrng, entropy, hmac::Hmac, kmac::Kmac, pinmux, uart::Uart};
 use cyclebench_modules::{AesEngine, Comm, Hasher, Rng};
 use cyclebench_protocol::{Implementation, ImplementationKind, Module, ModuleInfo};
 

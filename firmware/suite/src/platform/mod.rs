@@ -60,8 +60,5 @@ pub trait Platform {
 
 /// Builds an inventory entry.
 pub fn entry(module: Module, implementation: Implementation) -> ModuleInfo {
-    ModuleInfo {
-        module,
-        implementation,
-    }
+    ModuleInfo { module, implementation }
 }

@@ -60,11 +60,7 @@ impl Platform for QemuVirt {
     }
 
     fn stop(success: bool) -> ! {
-        let code = if success {
-            TEST_PASS
-        } else {
-            TEST_FAIL | (1 << 16)
-        };
+        let code = if success { TEST_PASS } else { TEST_FAIL | (1 << 16) };
         // SAFETY: TEST_DEVICE is virt's SiFive test device; writing a code ends the simulation.
         unsafe { write_volatile(TEST_DEVICE as *mut u32, code) };
         loop {

@@ -31,17 +31,11 @@ impl Write for Report {
 }
 
 fn report_and_stop(args: core::fmt::Arguments<'_>) -> ! {
-    let mut report = Report {
-        buf: [0; 200],
-        len: 0,
-    };
+    let mut report = Report { buf: [0; 200], len: 0 };
     let _ = write!(report, "E panic {args}");
     let payload = &report.buf[..report.len];
     let mut comm = Current::panic_comm();
-    let mut hex = Report {
-        buf: [0; 200],
-        len: 0,
-    };
+    let mut hex = Report { buf: [0; 200], len: 0 };
     let _ = write!(hex, "*{:04x}", checksum(payload));
     comm.write_byte(b'\n');
     payload.iter().for_each(|&b| comm.write_byte(b));

@@ -101,9 +101,7 @@ impl Session {
                 let mut keystream = self.state;
                 self.cipher.encrypt(&mut keystream);
                 xor(&mut out, &keystream);
-                self.state = u128::from_be_bytes(self.state)
-                    .wrapping_add(1)
-                    .to_be_bytes();
+                self.state = u128::from_be_bytes(self.state).wrapping_add(1).to_be_bytes();
             }
         }
         out
@@ -166,9 +164,7 @@ impl AesEngine for SoftAes {
     fn wait_for_input_ready(&mut self) -> Result<(), ModuleError> {
         match self.input {
             None => Ok(()),
-            Some(_) => Err(ModuleError::Usage(
-                "input written twice without reading output",
-            )),
+            Some(_) => Err(ModuleError::Usage("input written twice without reading output")),
         }
     }
 

@@ -52,10 +52,7 @@ impl Rng for SoftCtrDrbg {
 
     fn generate(&mut self, blocks: u32) -> Result<(), ModuleError> {
         let count = usize::try_from(blocks).unwrap_or(usize::MAX);
-        let drbg = self
-            .drbg
-            .as_mut()
-            .ok_or(ModuleError::Usage("generate before init"))?;
+        let drbg = self.drbg.as_mut().ok_or(ModuleError::Usage("generate before init"))?;
         let out = self
             .blocks
             .get_mut(..count)
@@ -75,12 +72,7 @@ impl Rng for SoftCtrDrbg {
         // Least-significant word first, as CSRNG's GENBITS yields them.
         Ok(core::array::from_fn(|i| {
             let end = BLOCK_LEN - 4 * i;
-            u32::from_be_bytes([
-                block[end - 4],
-                block[end - 3],
-                block[end - 2],
-                block[end - 1],
-            ])
+            u32::from_be_bytes([block[end - 4], block[end - 3], block[end - 2], block[end - 1]])
         }))
     }
 }
