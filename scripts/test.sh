@@ -9,6 +9,9 @@ scripts/setup.sh
 host=$(rustc -vV | sed -n 's/^host: //p')
 fw_target_dir="$PWD/target/firmware/check"
 
+echo "== register maps match the OpenTitan snapshot's descriptions"
+sim/earlgrey/registers.sh
+
 echo "== format"
 cargo fmt --all --check
 (cd firmware && cargo fmt --all --check)
