@@ -2,9 +2,11 @@
 //! or a board on a serial port) and records every result.
 
 mod bench_file;
+mod compare;
 mod firmware;
 mod link;
 mod records;
+mod report;
 mod run;
 mod selftest;
 mod session;
@@ -29,6 +31,10 @@ enum Command {
     Run(run::Args),
     /// Build the suite's self-test firmware, run it on a target and report its verdict.
     Selftest(selftest::Args),
+    /// Write report.md and report.html with plots for a results directory.
+    Report(report::Args),
+    /// Compare two results directories benchmark by benchmark.
+    Compare(compare::Args),
 }
 
 fn main() -> ExitCode {
@@ -36,6 +42,8 @@ fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::Run(args) => run::run(args),
         Command::Selftest(args) => selftest::run(args),
+        Command::Report(args) => report::run(args),
+        Command::Compare(args) => compare::run(args),
     };
     match outcome {
         Ok(true) => ExitCode::SUCCESS,

@@ -12,6 +12,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use crate::bench_file::{self, Action, Line};
 use crate::firmware;
 use crate::records::{self, Record, ResultsWriter, Status};
+use crate::report;
 use crate::session::{RequestError, Session};
 use crate::summary;
 use crate::target::TargetArgs;
@@ -27,6 +28,9 @@ pub struct Args {
     /// Results directory (default: results/<timestamp>-<target>/).
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Do not write report.md, report.html and plots/ into the results directory at the end.
+    #[arg(long)]
+    no_report: bool,
 }
 
 /// Why requests are no longer sent.
@@ -151,6 +155,7 @@ pub fn run(args: Args) -> Result<bool> {
     }
     progress.finish_and_clear();
     drop(session);
+    drop(results);
 
     println!("{}", summary::table(&all));
     let failed = all.iter().filter(|r| r.status == Status::Error).count();
@@ -170,6 +175,17 @@ pub fn run(args: Args) -> Result<bool> {
         "cycle counts are corrected: each measurement window minus the calibrated overhead ({} cycles)",
         hello.overhead
     );
+    if !args.no_report {
+        // Every result is already on disk: a report that cannot be written must neither cost
+        // them nor change the run's exit status.
+        match report::write(&out_dir) {
+            Ok(written) => println!("report: {} and {}", written.markdown.display(), written.html.display()),
+            Err(e) => eprintln!(
+                "warning: no report written ({e:#}); the results in {} are complete",
+                out_dir.display()
+            ),
+        }
+    }
     Ok(failed == 0)
 }
 

@@ -17,9 +17,10 @@ from pathlib import Path
 
 IPS = {ip: f"hw/ip/{ip}/data/{ip}.hjson" for ip in ["uart", "hmac", "kmac", "aes", "csrng", "entropy_src", "edn"]}
 IPS["pinmux"] = "hw/top_earlgrey/ip/pinmux/data/autogen/pinmux.hjson"
+IPS["flash_ctrl"] = "hw/top_earlgrey/ip/flash_ctrl/data/autogen/flash_ctrl.hjson"
 # Pinmux selector offsets from the top's generated header (pad and peripheral numbering).
 TOP_EXTRA = ["PINMUX_MIO_PERIPH_INSEL_IDX_OFFSET", "PINMUX_PERIPH_OUTSEL_IDX_OFFSET"]
-TOP_BLOCKS = ["UART0", "PINMUX_AON", "AES", "HMAC", "KMAC", "CSRNG", "ENTROPY_SRC", "EDN0", "EDN1", "RV_TIMER",
+TOP_BLOCKS = ["UART0", "PINMUX_AON", "FLASH_CTRL", "AES", "HMAC", "KMAC", "CSRNG", "ENTROPY_SRC", "EDN0", "EDN1", "RV_TIMER",
               "ROM", "RAM_MAIN", "EFLASH"]
 DEFINE = re.compile(r"^#define\s+([A-Z0-9_]+)\s+(0x[0-9a-fA-F]+|[0-9]+)u?\s*$")
 PACKAGE = "pythondata-misc-opentitan 0.0.post5550"

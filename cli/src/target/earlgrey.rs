@@ -26,6 +26,9 @@ const MEMORIES: [memory_image::Memory; 2] = [
     },
 ];
 
+/// OTP image written by `sim/earlgrey/build.sh` next to the model.
+const OTP_IMAGE: &str = "otp_img_sim_verilator.vmem";
+
 /// How long the model may take to come up and create its UART.
 const START_TIMEOUT: Duration = Duration::from_secs(120);
 
@@ -74,5 +77,16 @@ pub fn start(model: &Path, elf: &Path, work_dir: &Path) -> Result<Link> {
     for (memory, path) in &images {
         sim.arg(format!("--meminit={memory},{}", path.display()));
     }
+    // The life-cycle state lives in OTP; the build script generates the image beside the model.
+    let otp = model.with_file_name(OTP_IMAGE);
+    if !otp.is_file() {
+        bail!(
+            "OTP image {} is missing; rebuild the model with sim/earlgrey/build.sh",
+            otp.display()
+        );
+    }
+    sim.arg(format!("--meminit=otp,{}", otp.display()));
+    // The instruction tracer triples the simulation time and writes gigabytes.
+    sim.arg("+ibex_tracer_enable=0");
     link::spawn_with_pty(sim, START_TIMEOUT, Some(work_dir.join("simulator.log")))
 }

@@ -15,6 +15,7 @@ pub mod regs {
     pub mod csrng;
     pub mod edn;
     pub mod entropy_src;
+    pub mod flash_ctrl;
     pub mod hmac;
     pub mod kmac;
     pub mod pinmux;

@@ -1,0 +1,625 @@
+//! `cyclebench compare A B`: the benchmarks two runs have in common, side by side, with the
+//! changes that lie beyond the measured spread flagged.
+//!
+//! A benchmark of A matches one of B when file name (without directory), benchmark,
+//! dataset, configuration and request text (JSON with its keys sorted, so spacing and key
+//! order do not matter) are all equal; the k-th of several identical lines of a file matches
+//! the k-th in the other run. Control requests (hello, done, ...) carry no counts and are
+//! left out.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::PathBuf;
+
+use anyhow::Result;
+use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::report::load::{self, Loaded, Phase, Results, Status};
+use crate::report::stats::{self, Spread, Verdict};
+
+/// Arguments of `cyclebench compare`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The baseline: a results directory (or its results.jsonl).
+    a: PathBuf,
+    /// The run set against the baseline.
+    b: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    format: Format,
+}
+
+/// How the comparison is printed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// A table for the terminal.
+    Table,
+    /// A Markdown table with notes.
+    Markdown,
+    /// One row per benchmark and phase.
+    Csv,
+    /// The whole comparison as one JSON document.
+    Json,
+}
+
+/// Runs `cyclebench compare`.
+pub fn run(args: Args) -> Result<bool> {
+    let a = load::load(&args.a)?;
+    let b = load::load(&args.b)?;
+    let comparison = Comparison::build(&a, &b);
+    let text = match args.format {
+        Format::Table => comparison.table(),
+        Format::Markdown => comparison.markdown(),
+        Format::Csv => comparison.csv()?,
+        Format::Json => serde_json::to_string_pretty(&comparison)? + "\n",
+    };
+    // A reader that stops early (`| head`) is not an error of the comparison.
+    match std::io::stdout().lock().write_all(text.as_bytes()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ => Ok(true),
+    }
+}
+
+/// What identifies a benchmark across runs.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Key {
+    /// `.bench` file name without its directory.
+    pub file: String,
+    /// Benchmark kind.
+    pub benchmark: String,
+    /// Dataset.
+    pub dataset: Option<String>,
+    /// Configuration in words.
+    pub config: Option<String>,
+    /// Request text, canonical.
+    pub request: String,
+    /// 0 for the first line with this key in its file, 1 for the second, ...
+    pub occurrence: usize,
+}
+
+/// One run, as the comparison's header names it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Run {
+    /// Directory the results were read from.
+    pub path: String,
+    /// Target(s).
+    pub target: String,
+    /// Platform(s).
+    pub platform: String,
+    /// `true`/`false` when all records agree, `null` when unknown or mixed.
+    pub cycle_accurate: Option<bool>,
+    /// Firmware revision(s).
+    pub firmware_revision: String,
+}
+
+/// A count in A and B.
+#[derive(Clone, Debug, Serialize)]
+pub struct Change {
+    /// Phase name, or `total`.
+    pub phase: String,
+    /// Cycles in A (absent when A has no such phase).
+    pub a: Option<u64>,
+    /// Cycles in B.
+    pub b: Option<u64>,
+    /// `[min, max]` over A's repetitions.
+    pub a_range: Option<[u64; 2]>,
+    /// `[min, max]` over B's repetitions.
+    pub b_range: Option<[u64; 2]>,
+    /// `b / a`.
+    pub ratio: Option<f64>,
+    /// Whether the change is real, when both sides have the count.
+    pub verdict: Option<Verdict>,
+}
+
+/// A benchmark present in both runs.
+#[derive(Clone, Debug, Serialize)]
+pub struct Row {
+    /// The matching key.
+    pub key: Key,
+    /// Line in A's file.
+    pub line_a: usize,
+    /// Line in B's file.
+    pub line_b: usize,
+    /// The total, when both sides measured.
+    pub total: Option<Change>,
+    /// Every phase, in A's order, then B's extra phases.
+    pub phases: Vec<Change>,
+    /// Why there are no counts to compare (unsupported, error), per side.
+    pub note: Option<String>,
+}
+
+/// A benchmark found in one run only.
+#[derive(Clone, Debug, Serialize)]
+pub struct Unmatched {
+    /// The key nothing in the other run has.
+    pub key: Key,
+    /// Line in its file.
+    pub line: usize,
+}
+
+/// The whole comparison.
+#[derive(Clone, Debug, Serialize)]
+pub struct Comparison {
+    /// The baseline.
+    pub a: Run,
+    /// The run set against it.
+    pub b: Run,
+    /// Matched benchmarks, largest change of the total first.
+    pub rows: Vec<Row>,
+    /// Benchmarks only A has.
+    pub only_a: Vec<Unmatched>,
+    /// Benchmarks only B has.
+    pub only_b: Vec<Unmatched>,
+    /// What the verdicts rest on.
+    pub notes: Vec<String>,
+}
+
+/// A request with its keys sorted, so that formatting does not break a match.
+fn canonical(request: &str) -> String {
+    fn sorted(v: Value) -> Value {
+        match v {
+            Value::Object(map) => {
+                let mut entries: Vec<(String, Value)> = map.into_iter().collect();
+                entries.sort_by(|x, y| x.0.cmp(&y.0));
+                Value::Object(entries.into_iter().map(|(k, v)| (k, sorted(v))).collect())
+            }
+            Value::Array(items) => Value::Array(items.into_iter().map(sorted).collect()),
+            other => other,
+        }
+    }
+    serde_json::from_str::<Value>(request).map_or_else(|_| request.trim().to_owned(), |v| sorted(v).to_string())
+}
+
+/// The comparable records of a run (control requests have no counts) with their keys.
+fn keyed(results: &Results) -> Vec<(Key, &Loaded)> {
+    let mut seen: HashMap<Key, usize> = HashMap::new();
+    results
+        .records
+        .iter()
+        .filter(|r| r.status != Status::Ok || r.is_measurement())
+        .map(|r| {
+            let mut key = Key {
+                file: r.file_name().to_owned(),
+                benchmark: r.benchmark.clone(),
+                dataset: r.dataset.clone(),
+                config: r.config.clone(),
+                request: canonical(&r.request),
+                occurrence: 0,
+            };
+            let count = seen.entry(key.clone()).or_insert(0);
+            key.occurrence = *count;
+            *count += 1;
+            (key, r)
+        })
+        .collect()
+}
+
+fn describe(results: &Results) -> Run {
+    let records = &results.records;
+    let first = records.first().and_then(|r| r.cycle_accurate);
+    let known = |v: Option<String>| v.unwrap_or_else(|| String::from("unknown"));
+    Run {
+        path: results.dir.display().to_string(),
+        target: known(load::distinct(records.iter().map(|r| r.target.as_str()))),
+        platform: known(load::distinct(records.iter().filter_map(|r| r.platform.as_deref()))),
+        cycle_accurate: first.filter(|&f| records.iter().all(|r| r.cycle_accurate == Some(f))),
+        firmware_revision: known(load::distinct(records.iter().map(|r| r.firmware_revision.as_str()))),
+    }
+}
+
+fn range(spread: Spread) -> Option<[u64; 2]> {
+    match spread {
+        Spread::Range { min, max } => Some([min, max]),
+        Spread::Exact | Spread::Unknown => None,
+    }
+}
+
+fn phase_change(a: &Loaded, pa: Option<&Phase>, b: &Loaded, pb: Option<&Phase>, name: &str) -> Change {
+    let sa = pa.map(|p| stats::phase_spread(a, p));
+    let sb = pb.map(|p| stats::phase_spread(b, p));
+    let (ca, cb) = (pa.map(|p| p.cycles), pb.map(|p| p.cycles));
+    Change {
+        phase: name.to_owned(),
+        a: ca,
+        b: cb,
+        a_range: sa.and_then(range),
+        b_range: sb.and_then(range),
+        ratio: ca.zip(cb).and_then(|(x, y)| stats::ratio(x, y)),
+        verdict: match (ca, sa, cb, sb) {
+            (Some(x), Some(sx), Some(y), Some(sy)) => Some(stats::judge(x, sx, y, sy)),
+            _ => None,
+        },
+    }
+}
+
+/// Why a record has no counts: `unsupported (reason)` or `error (what)`.
+fn no_counts(r: &Loaded) -> Option<String> {
+    match r.status {
+        Status::Ok => None,
+        Status::Unsupported => Some(format!("unsupported ({})", r.reason.as_deref().unwrap_or(""))),
+        Status::Error => Some(format!("error ({})", r.error.as_deref().unwrap_or(""))),
+    }
+}
+
+fn row(key: Key, a: &Loaded, b: &Loaded) -> Row {
+    let note = match (no_counts(a), no_counts(b)) {
+        (None, None) => None,
+        (Some(na), Some(nb)) if na == nb => Some(format!("A and B: {na}")),
+        (na, nb) => Some(
+            [na.map(|n| format!("A: {n}")), nb.map(|n| format!("B: {n}"))]
+                .into_iter()
+                .flatten()
+                .collect::<Vec<_>>()
+                .join("; "),
+        ),
+    };
+    if note.is_some() {
+        return Row {
+            key,
+            line_a: a.line,
+            line_b: b.line,
+            total: None,
+            phases: Vec::new(),
+            note,
+        };
+    }
+    let mut names: Vec<&str> = a.phases.iter().map(|p| p.name.as_str()).collect();
+    for p in &b.phases {
+        if !names.contains(&p.name.as_str()) {
+            names.push(&p.name);
+        }
+    }
+    let find = |r: &'_ Loaded, name: &str| r.phases.iter().find(|p| p.name == name).cloned();
+    let phases = names
+        .iter()
+        .map(|name| phase_change(a, find(a, name).as_ref(), b, find(b, name).as_ref(), name))
+        .collect();
+    let total = match (a.total_cycles, b.total_cycles) {
+        (Some(ta), Some(tb)) => {
+            let (sa, sb) = (stats::total_spread(a), stats::total_spread(b));
+            Some(Change {
+                phase: String::from("total"),
+                a: Some(ta),
+                b: Some(tb),
+                a_range: range(sa),
+                b_range: range(sb),
+                ratio: stats::ratio(ta, tb),
+                verdict: Some(stats::judge(ta, sa, tb, sb)),
+            })
+        }
+        _ => None,
+    };
+    Row {
+        key,
+        line_a: a.line,
+        line_b: b.line,
+        total,
+        phases,
+        note: None,
+    }
+}
+
+impl Comparison {
+    /// Matches the benchmarks of `a` and `b` and judges every change.
+    pub fn build(a: &Results, b: &Results) -> Self {
+        let keyed_a = keyed(a);
+        let mut keyed_b: Vec<Option<(Key, &Loaded)>> = keyed(b).into_iter().map(Some).collect();
+        let index_b: HashMap<Key, usize> = keyed_b
+            .iter()
+            .enumerate()
+            .filter_map(|(i, e)| e.as_ref().map(|(k, _)| (k.clone(), i)))
+            .collect();
+        let mut rows = Vec::new();
+        let mut only_a = Vec::new();
+        for (key, ra) in keyed_a {
+            match index_b.get(&key).and_then(|&i| keyed_b[i].take()) {
+                Some((_, rb)) => rows.push(row(key, ra, rb)),
+                None => only_a.push(Unmatched { key, line: ra.line }),
+            }
+        }
+        let only_b = keyed_b
+            .into_iter()
+            .flatten()
+            .map(|(key, r)| Unmatched { key, line: r.line })
+            .collect();
+        // Largest change of the total first; rows without totals last, in file order.
+        let size = |r: &Row| {
+            r.total
+                .as_ref()
+                .and_then(|t| Some(stats::change_size(t.a?, t.b?)))
+                .unwrap_or(-1.0)
+        };
+        rows.sort_by(|x, y| size(y).total_cmp(&size(x)));
+        let (a, b) = (describe(a), describe(b));
+        let notes = notes(&a, &b);
+        Self {
+            a,
+            b,
+            rows,
+            only_a,
+            only_b,
+            notes,
+        }
+    }
+
+    /// Counts of verdicts of the totals, in words.
+    fn summary(&self) -> String {
+        let count = |v: Verdict| {
+            self.rows
+                .iter()
+                .filter(|r| r.total.as_ref().and_then(|t| t.verdict) == Some(v))
+                .count()
+        };
+        let uncompared = self.rows.iter().filter(|r| r.total.is_none()).count();
+        format!(
+            "{} benchmarks matched: {} changed beyond the spread, {} within the spread, {} not judged, {} unchanged, \
+             {} without counts on a side; {} only in A, {} only in B",
+            self.rows.len(),
+            count(Verdict::Changed),
+            count(Verdict::WithinSpread),
+            count(Verdict::NotJudged),
+            count(Verdict::Unchanged),
+            uncompared,
+            self.only_a.len(),
+            self.only_b.len()
+        )
+    }
+
+    fn run_line(label: &str, run: &Run) -> String {
+        let accuracy = match run.cycle_accurate {
+            Some(true) => "cycle-accurate",
+            Some(false) => "NOT cycle-accurate",
+            None => "cycle accuracy unknown",
+        };
+        format!(
+            "{label}: {} ({} on {}, {accuracy}, firmware {})",
+            run.path, run.platform, run.target, run.firmware_revision
+        )
+    }
+
+    /// A table for the terminal: one row per benchmark, its total and phases on lines.
+    pub fn table(&self) -> String {
+        let mut table = Table::new();
+        table.load_preset(UTF8_FULL_CONDENSED).set_header([
+            "where",
+            "benchmark",
+            "dataset, configuration",
+            "phase",
+            "A",
+            "B",
+            "B/A",
+            "verdict",
+        ]);
+        for r in &self.rows {
+            let changes: Vec<&Change> = r.total.iter().chain(&r.phases).collect();
+            let lines = |f: &dyn Fn(&Change) -> String| changes.iter().map(|c| f(c)).collect::<Vec<_>>().join("\n");
+            let number = |text: String| Cell::new(text).set_alignment(CellAlignment::Right);
+            table.add_row(vec![
+                Cell::new(location(r)),
+                Cell::new(&r.key.benchmark),
+                Cell::new(description(&r.key)),
+                Cell::new(lines(&|c| c.phase.clone())),
+                number(lines(&|c| count(c.a, c.a_range))),
+                number(lines(&|c| count(c.b, c.b_range))),
+                number(lines(&|c| ratio(c.ratio))),
+                // A benchmark without counts says why where the verdict would be.
+                Cell::new(r.note.clone().unwrap_or_else(|| lines(&|c| verdict(c.verdict)))),
+            ]);
+        }
+        let mut out = String::new();
+        let _ = writeln!(out, "{}", Self::run_line("A", &self.a));
+        let _ = writeln!(out, "{}", Self::run_line("B", &self.b));
+        let _ = writeln!(out, "{table}");
+        self.unmatched_lines(&mut out, "");
+        let _ = writeln!(out, "{}", self.summary());
+        for note in &self.notes {
+            let _ = writeln!(out, "note: {note}");
+        }
+        out
+    }
+
+    fn unmatched_lines(&self, out: &mut String, bullet: &str) {
+        for (side, list) in [("A", &self.only_a), ("B", &self.only_b)] {
+            for u in list {
+                let _ = writeln!(
+                    out,
+                    "{bullet}only in {side}: {}:{} {} {}",
+                    u.key.file,
+                    u.line,
+                    u.key.benchmark,
+                    description(&u.key)
+                );
+            }
+        }
+    }
+
+    /// A Markdown table, one row per benchmark and phase, with the notes below.
+    pub fn markdown(&self) -> String {
+        let cell = |t: &str| t.replace('|', "\\|");
+        let mut out = String::from("# cyclebench compare\n\n");
+        let _ = writeln!(out, "- {}", cell(&Self::run_line("A", &self.a)));
+        let _ = writeln!(out, "- {}\n", cell(&Self::run_line("B", &self.b)));
+        out.push_str("| where | benchmark | dataset, configuration | phase | A | B | B/A | verdict |\n");
+        out.push_str("|---|---|---|---|--:|--:|--:|---|\n");
+        for r in &self.rows {
+            let head = [location(r), r.key.benchmark.clone(), description(&r.key)].map(|t| cell(&t));
+            if let Some(note) = &r.note {
+                let _ = writeln!(
+                    out,
+                    "| {} | {} | {} | | | | | {} |",
+                    head[0],
+                    head[1],
+                    head[2],
+                    cell(note)
+                );
+                continue;
+            }
+            for (i, c) in r.total.iter().chain(&r.phases).enumerate() {
+                // The benchmark's columns are filled on its first (total) line only.
+                let [w, b, d] = if i == 0 { head.clone() } else { Default::default() };
+                let phase = if c.phase == "total" {
+                    String::from("**total**")
+                } else {
+                    cell(&c.phase)
+                };
+                let _ = writeln!(
+                    out,
+                    "| {w} | {b} | {d} | {phase} | {} | {} | {} | {} |",
+                    count(c.a, c.a_range),
+                    count(c.b, c.b_range),
+                    ratio(c.ratio),
+                    verdict(c.verdict)
+                );
+            }
+        }
+        out.push('\n');
+        self.unmatched_lines(&mut out, "- ");
+        let _ = writeln!(out, "\n{}.\n", self.summary());
+        for note in &self.notes {
+            let _ = writeln!(out, "- {}", cell(note));
+        }
+        out
+    }
+
+    /// One CSV row per benchmark and phase (`total` included).
+    pub fn csv(&self) -> Result<String> {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.write_record([
+            "file",
+            "line_a",
+            "line_b",
+            "benchmark",
+            "dataset",
+            "config",
+            "request",
+            "phase",
+            "a",
+            "b",
+            "ratio",
+            "a_min",
+            "a_max",
+            "b_min",
+            "b_max",
+            "verdict",
+            "note",
+        ])?;
+        let opt = |v: Option<u64>| v.map(|v| v.to_string()).unwrap_or_default();
+        for r in &self.rows {
+            let key = [
+                r.key.file.clone(),
+                r.line_a.to_string(),
+                r.line_b.to_string(),
+                r.key.benchmark.clone(),
+                r.key.dataset.clone().unwrap_or_default(),
+                r.key.config.clone().unwrap_or_default(),
+                r.key.request.clone(),
+            ];
+            if let Some(note) = &r.note {
+                let mut record = key.to_vec();
+                record.extend(std::iter::repeat_n(String::new(), 9));
+                record.push(note.clone());
+                w.write_record(&record)?;
+            }
+            for c in r.total.iter().chain(&r.phases) {
+                let mut record = key.to_vec();
+                record.extend([
+                    c.phase.clone(),
+                    opt(c.a),
+                    opt(c.b),
+                    c.ratio.map(|x| format!("{x:.4}")).unwrap_or_default(),
+                    opt(c.a_range.map(|[lo, _]| lo)),
+                    opt(c.a_range.map(|[_, hi]| hi)),
+                    opt(c.b_range.map(|[lo, _]| lo)),
+                    opt(c.b_range.map(|[_, hi]| hi)),
+                    c.verdict.map(|v| v.name().to_owned()).unwrap_or_default(),
+                    String::new(),
+                ]);
+                w.write_record(&record)?;
+            }
+        }
+        Ok(String::from_utf8(w.into_inner()?)?)
+    }
+}
+
+fn notes(a: &Run, b: &Run) -> Vec<String> {
+    let mut notes = vec![
+        String::from(
+            "matched by (file name, benchmark, dataset, configuration, request text); the k-th identical line \
+             matches the k-th",
+        ),
+        String::from(
+            "CHANGED: outside the min..max of the repetitions on both sides (a total's range is the sum of its \
+             phases' ranges, which contains every repetition's total), or any difference between single runs \
+             on a cycle-accurate target, whose counts are exact",
+        ),
+    ];
+    let who = match (a.cycle_accurate == Some(true), b.cycle_accurate == Some(true)) {
+        (true, true) => return notes,
+        (false, true) => format!("A ({}) is", a.platform),
+        (true, false) => format!("B ({}) is", b.platform),
+        (false, false) if a.platform == b.platform => format!("A and B ({}) are", a.platform),
+        (false, false) => format!("A ({}) and B ({}) are", a.platform, b.platform),
+    };
+    notes.push(format!(
+        "{who} not cycle-accurate: the counts are not clock cycles, and a change involving a single run there \
+         is not judged (its spread was not measured)"
+    ));
+    notes
+}
+
+fn location(r: &Row) -> String {
+    if r.line_a == r.line_b {
+        format!("{}:{}", r.key.file, r.line_a)
+    } else {
+        format!("{}:{}/{}", r.key.file, r.line_a, r.line_b)
+    }
+}
+
+fn description(key: &Key) -> String {
+    [key.dataset.as_deref(), key.config.as_deref()]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A count with its measured range, e.g. `25851 [25850..25900]`; nothing when absent.
+fn count(value: Option<u64>, range: Option<[u64; 2]>) -> String {
+    match (value, range) {
+        (Some(v), Some([lo, hi])) if lo != hi => format!("{v} [{lo}..{hi}]"),
+        (Some(v), _) => v.to_string(),
+        (None, _) => String::new(),
+    }
+}
+
+fn ratio(r: Option<f64>) -> String {
+    r.map(|r| format!("{r:.3}")).unwrap_or_default()
+}
+
+fn verdict(v: Option<Verdict>) -> String {
+    v.map(|v| v.words().to_owned()).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn requests_match_whatever_their_spacing_and_key_order() {
+        assert_eq!(
+            canonical(r#"{"hash": {"dataset": "abc", "algorithm": "sha2"}}"#),
+            canonical(r#"{"hash":{"algorithm":"sha2","dataset":"abc"}}"#)
+        );
+        assert_eq!(canonical(" not json "), "not json");
+    }
+
+    #[test]
+    fn a_count_shows_its_range_only_when_it_varied() {
+        assert_eq!(count(Some(5), Some([4, 9])), "5 [4..9]");
+        assert_eq!(count(Some(5), Some([5, 5])), "5");
+        assert_eq!(count(None, None), "");
+    }
+}

@@ -1,0 +1,316 @@
+//! Reading a results directory back: `results.jsonl` as the report and `compare` see it.
+//!
+//! The writer's side is `crate::records::Record`; this is a separate, tolerant reader so that
+//! results written by an older or newer `cyclebench` (fields added or missing) still load.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+/// Outcome class of a record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// Measured and checked (or a control request that was answered).
+    Ok,
+    /// The platform cannot run it.
+    Unsupported,
+    /// No result.
+    Error,
+}
+
+/// Hardware block or CPU software.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    /// A hardware accelerator.
+    Hardware,
+    /// Software on the CPU.
+    Software,
+}
+
+impl Kind {
+    /// The name used in results files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Hardware => "hardware",
+            Self::Software => "software",
+        }
+    }
+}
+
+/// Corrected statistics of one phase over the repetitions of a benchmark.
+#[derive(Clone, Copy, Debug, PartialEq, Deserialize)]
+pub struct Stat {
+    /// Repetitions.
+    pub n: u16,
+    /// Shortest window.
+    pub min: u64,
+    /// Median window (lower median for even n).
+    pub median: u64,
+    /// Longest window.
+    pub max: u64,
+    /// Mean window (two decimals, as the suite sends it).
+    pub mean: f64,
+}
+
+/// One phase of a measurement, in execution order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Phase {
+    /// Phase name as the suite names it (`init`, `input`, `generate1`, ...).
+    pub name: String,
+    /// Corrected (median) cycles.
+    pub cycles: u64,
+    /// Statistics, when the benchmark was repeated.
+    pub stats: Option<Stat>,
+}
+
+/// One record of `results.jsonl`, as written by [`crate::records::Record`].
+#[derive(Clone, Debug)]
+pub struct Loaded {
+    /// Outcome class.
+    pub status: Status,
+    /// Target label (`qemu-virt`, `serial:/dev/ttyUSB1`).
+    pub target: String,
+    /// Platform the suite announced.
+    pub platform: Option<String>,
+    /// `.bench` file as given on the command line.
+    pub file: String,
+    /// 1-based line in that file.
+    pub line: usize,
+    /// The request as written.
+    pub request: String,
+    /// Benchmark kind or control request name.
+    pub benchmark: String,
+    /// Dataset, where the benchmark has one.
+    pub dataset: Option<String>,
+    /// Configuration in words.
+    pub config: Option<String>,
+    /// Module exercised.
+    pub module: Option<String>,
+    /// Hardware or software, for measured records.
+    pub implementation: Option<Kind>,
+    /// Implementation name from the suite's inventory.
+    pub implementation_name: Option<String>,
+    /// Whether the output matched a known answer.
+    pub verified: bool,
+    /// Whether the target counts real cycles; `None` when not known.
+    pub cycle_accurate: Option<bool>,
+    /// Repetitions run on the device.
+    pub repetitions: Option<u16>,
+    /// Calibrated overhead of one measurement window.
+    pub overhead: Option<u32>,
+    /// Corrected phases in execution order, with their statistics when repeated.
+    pub phases: Vec<Phase>,
+    /// Sum of the corrected phase medians.
+    pub total_cycles: Option<u64>,
+    /// Bytes processed, where meaningful.
+    pub bytes: Option<u64>,
+    /// `total_cycles / bytes` as recorded (two decimals).
+    recorded_cycles_per_byte: Option<f64>,
+    /// Why the benchmark is unsupported.
+    pub reason: Option<String>,
+    /// What went wrong.
+    pub error: Option<String>,
+    /// Firmware revision.
+    pub firmware_revision: String,
+    /// When the reply arrived (RFC 3339).
+    pub timestamp: String,
+}
+
+/// The fields of a results line this reader uses; everything else is ignored.
+#[derive(Deserialize)]
+struct Line {
+    status: Status,
+    #[serde(default)]
+    target: String,
+    platform: Option<String>,
+    #[serde(default)]
+    file: String,
+    #[serde(default)]
+    line: usize,
+    #[serde(default)]
+    request: String,
+    benchmark: String,
+    dataset: Option<String>,
+    config: Option<String>,
+    module: Option<String>,
+    implementation: Option<Kind>,
+    implementation_name: Option<String>,
+    #[serde(default)]
+    verified: bool,
+    cycle_accurate: Option<bool>,
+    repetitions: Option<u16>,
+    overhead: Option<u32>,
+    #[serde(default)]
+    phases: Map<String, Value>,
+    statistics: Option<HashMap<String, Stat>>,
+    total_cycles: Option<u64>,
+    bytes: Option<u64>,
+    cycles_per_byte: Option<f64>,
+    reason: Option<String>,
+    error: Option<String>,
+    #[serde(default)]
+    firmware_revision: String,
+    #[serde(default)]
+    timestamp: String,
+}
+
+impl Loaded {
+    /// Whether this record carries cycle counts (a control request answered `ok` does not).
+    pub fn is_measurement(&self) -> bool {
+        self.status == Status::Ok && !self.phases.is_empty()
+    }
+
+    /// The `.bench` file's name without its directory.
+    pub fn file_name(&self) -> &str {
+        Path::new(&self.file)
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or(&self.file)
+    }
+
+    /// `file.bench:line`.
+    pub fn location(&self) -> String {
+        format!("{}:{}", self.file_name(), self.line)
+    }
+
+    /// Dataset and configuration in words, e.g. `msg-256 sha2 tight`.
+    pub fn description(&self) -> String {
+        [self.dataset.as_deref(), self.config.as_deref()]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// Whether the benchmark was repeated (and so has per-phase statistics).
+    pub fn repeated(&self) -> bool {
+        self.phases.iter().any(|p| p.stats.is_some())
+    }
+
+    /// Repetitions, 1 when not recorded.
+    pub fn runs(&self) -> u16 {
+        self.repetitions.unwrap_or(1)
+    }
+
+    /// Cycles per byte of the total, where the benchmark processed bytes: the record's own
+    /// (rounded) figure, so that the report and `results.csv` agree.
+    pub fn cycles_per_byte(&self) -> Option<f64> {
+        let bytes = self.bytes.filter(|&b| b > 0)?;
+        let total = self.total_cycles?;
+        Some(self.recorded_cycles_per_byte.unwrap_or(total as f64 / bytes as f64))
+    }
+}
+
+/// The records of one results directory.
+#[derive(Clone, Debug)]
+pub struct Results {
+    /// The directory.
+    pub dir: PathBuf,
+    /// Every record in file order.
+    pub records: Vec<Loaded>,
+}
+
+/// Distinct non-empty values (of one field across records) in order of first appearance,
+/// joined with commas; `None` when there are none.
+pub fn distinct<'a>(values: impl IntoIterator<Item = &'a str>) -> Option<String> {
+    let mut seen: Vec<&str> = Vec::new();
+    for v in values {
+        if !v.is_empty() && !seen.contains(&v) {
+            seen.push(v);
+        }
+    }
+    (!seen.is_empty()).then(|| seen.join(", "))
+}
+
+/// Reads `results.jsonl` from `path`, a results directory or the file itself.
+pub fn load(path: &Path) -> Result<Results> {
+    let (dir, file) = if path.is_dir() {
+        (path.to_path_buf(), path.join("results.jsonl"))
+    } else {
+        (
+            path.parent().unwrap_or(Path::new(".")).to_path_buf(),
+            path.to_path_buf(),
+        )
+    };
+    let text = std::fs::read_to_string(&file).with_context(|| format!("reading {}", file.display()))?;
+    let records = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| parse(l).with_context(|| format!("{}:{}", file.display(), i + 1)))
+        .collect::<Result<_>>()?;
+    Ok(Results { dir, records })
+}
+
+/// Parses one line of `results.jsonl`.
+pub fn parse(text: &str) -> Result<Loaded> {
+    let line: Line = serde_json::from_str(text).context("not a results record")?;
+    let mut stats = line.statistics.unwrap_or_default();
+    let phases = line
+        .phases
+        .into_iter()
+        .map(|(name, value)| {
+            let Some(cycles) = value.as_u64() else {
+                bail!("phase {name} is not a cycle count: {value}");
+            };
+            let stats = stats.remove(&name);
+            Ok(Phase { name, cycles, stats })
+        })
+        .collect::<Result<_>>()?;
+    Ok(Loaded {
+        status: line.status,
+        target: line.target,
+        platform: line.platform,
+        file: line.file,
+        line: line.line,
+        request: line.request,
+        benchmark: line.benchmark,
+        dataset: line.dataset,
+        config: line.config,
+        module: line.module,
+        implementation: line.implementation,
+        implementation_name: line.implementation_name,
+        verified: line.verified,
+        cycle_accurate: line.cycle_accurate,
+        repetitions: line.repetitions,
+        overhead: line.overhead,
+        phases,
+        total_cycles: line.total_cycles,
+        bytes: line.bytes,
+        recorded_cycles_per_byte: line.cycles_per_byte,
+        reason: line.reason,
+        error: line.error,
+        firmware_revision: line.firmware_revision,
+        timestamp: line.timestamp,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn phases_keep_their_order_and_pick_up_statistics() {
+        let r = parse(
+            r#"{"status":"ok","benchmark":"hash","phases":{"init":9,"input":20,"await_digest":5},
+            "statistics":{"input":{"n":3,"min":19,"median":20,"max":25,"mean":21.33}},"total_cycles":34}"#,
+        )
+        .unwrap();
+        let names: Vec<&str> = r.phases.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["init", "input", "await_digest"]);
+        assert_eq!(r.phases[1].stats.map(|s| (s.min, s.max)), Some((19, 25)));
+        assert!(r.phases[0].stats.is_none());
+        assert!(r.is_measurement() && r.repeated());
+    }
+
+    #[test]
+    fn a_phase_that_is_not_a_count_is_an_error() {
+        let e = parse(r#"{"status":"ok","benchmark":"hash","phases":{"init":"x"}}"#).unwrap_err();
+        assert!(format!("{e:#}").contains("phase init is not a cycle count"), "{e:#}");
+    }
+}

@@ -1,0 +1,682 @@
+//! What a report says, worked out from the records: header, tables and the charts to draw.
+//! Both the Markdown and the HTML template render this one model, so they show the same
+//! numbers; nothing here is formatted for one of them.
+
+use std::collections::BTreeSet;
+
+use serde::Serialize;
+
+use super::load::{distinct, Kind, Loaded, Results, Status};
+use super::stats;
+
+/// The kind of work a phase does; phases of one kind share a colour in the charts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Category {
+    /// Setting the module up (key expansion, seeding, configuration).
+    Initialisation,
+    /// Feeding data in.
+    Input,
+    /// Computing, or waiting for the module to.
+    Computation,
+    /// Reading results out.
+    Output,
+    /// Clearing and releasing the module.
+    Deinitialisation,
+    /// A phase name this report does not know.
+    Other,
+}
+
+impl Category {
+    /// The category of a phase, by the names the suite uses.
+    pub fn of(phase: &str) -> Self {
+        match phase {
+            "init" => Self::Initialisation,
+            "input" | "write" => Self::Input,
+            "process" | "compute" | "await_digest" => Self::Computation,
+            "deinit" => Self::Deinitialisation,
+            p if p.starts_with("generate") => Self::Computation,
+            p if p.starts_with("read") => Self::Output,
+            _ => Self::Other,
+        }
+    }
+
+    /// Legend text.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Initialisation => "initialisation",
+            Self::Input => "input",
+            Self::Computation => "computation / await",
+            Self::Output => "output",
+            Self::Deinitialisation => "deinitialisation",
+            Self::Other => "other",
+        }
+    }
+}
+
+/// Who measured what, when: the report's header.
+#[derive(Clone, Debug, Serialize)]
+pub struct Header {
+    /// Target(s) as named on the command line.
+    pub target: String,
+    /// Platform(s) the suite announced.
+    pub platform: String,
+    /// `module: implementation (hardware|software)`, in order of first use.
+    pub implementations: Vec<String>,
+    /// Whether the counts are cycles, in words.
+    pub cycle_accuracy: String,
+    /// Calibrated overhead of one measurement window, in words.
+    pub overhead: String,
+    /// Firmware revision(s).
+    pub firmware_revision: String,
+    /// When the replies arrived.
+    pub date: String,
+    /// Measured records.
+    pub measured: usize,
+    /// Unsupported records.
+    pub unsupported: usize,
+    /// Failed records.
+    pub errors: usize,
+    /// Control requests answered (hello, status, done, suspend): no cycle counts.
+    pub control: usize,
+}
+
+/// One phase of a measurement.
+#[derive(Clone, Debug, Serialize)]
+pub struct PhaseCycles {
+    /// Phase name.
+    pub name: String,
+    /// Corrected median cycles.
+    pub cycles: u64,
+}
+
+/// A row of the results table.
+#[derive(Clone, Debug, Serialize)]
+pub struct Measurement {
+    /// `file.bench:line`.
+    pub location: String,
+    /// Benchmark kind.
+    pub benchmark: String,
+    /// Dataset and configuration.
+    pub description: String,
+    /// `name (kind)`.
+    pub implementation: String,
+    /// Repetitions on the device.
+    pub repetitions: u16,
+    /// Whether the output matched a known answer.
+    pub verified: bool,
+    /// Phases in execution order.
+    pub phases: Vec<PhaseCycles>,
+    /// Sum of the phases.
+    pub total: Option<u64>,
+    /// Bytes processed.
+    pub bytes: Option<u64>,
+    /// Total cycles per byte.
+    pub cycles_per_byte: Option<f64>,
+}
+
+/// A row of the statistics table: one phase of a repeated benchmark.
+#[derive(Clone, Debug, Serialize)]
+pub struct StatRow {
+    /// `file.bench:line`.
+    pub location: String,
+    /// Benchmark kind.
+    pub benchmark: String,
+    /// Dataset and configuration.
+    pub description: String,
+    /// Phase name.
+    pub phase: String,
+    /// Repetitions.
+    pub n: u16,
+    /// Shortest corrected window.
+    pub min: u64,
+    /// Median corrected window.
+    pub median: u64,
+    /// Longest corrected window.
+    pub max: u64,
+    /// Mean corrected window, shown where the target is not cycle-accurate.
+    pub mean: Option<f64>,
+}
+
+/// A request that has no cycle counts, and why.
+#[derive(Clone, Debug, Serialize)]
+pub struct NotMeasured {
+    /// `file.bench:line`.
+    pub location: String,
+    /// Benchmark kind.
+    pub benchmark: String,
+    /// Dataset and configuration.
+    pub description: String,
+    /// `unsupported` or `error`.
+    pub status: &'static str,
+    /// The reason or the error.
+    pub why: String,
+}
+
+/// One stretch of a stacked bar.
+#[derive(Clone, Debug, Serialize)]
+pub struct Segment {
+    /// Phase name.
+    pub phase: String,
+    /// Its kind of work.
+    pub category: Category,
+    /// Corrected median cycles.
+    pub cycles: u64,
+}
+
+/// One stacked bar: a benchmark's phases.
+#[derive(Clone, Debug, Serialize)]
+pub struct Bar {
+    /// Axis label.
+    pub label: String,
+    /// Phases in execution order.
+    pub segments: Vec<Segment>,
+    /// Sum of the segments.
+    pub total: u64,
+}
+
+/// A phase-breakdown chart: the benchmarks of one file that share a phase list.
+#[derive(Clone, Debug, Serialize)]
+pub struct PhaseChart {
+    /// File stem of the plot under `plots/`.
+    pub name: String,
+    /// Caption.
+    pub title: String,
+    /// One bar per benchmark.
+    pub bars: Vec<Bar>,
+    /// Categories present, for the legend.
+    pub categories: Vec<Category>,
+}
+
+/// A point of a cycles-per-byte series.
+#[derive(Clone, Debug, Serialize)]
+pub struct CpbPoint {
+    /// `file.bench:line` of the record the point comes from.
+    pub location: String,
+    /// Dataset.
+    pub dataset: String,
+    /// Message size.
+    pub bytes: u64,
+    /// Total cycles.
+    pub total: u64,
+    /// `total / bytes`.
+    pub cycles_per_byte: f64,
+}
+
+/// One configuration measured at several message sizes.
+#[derive(Clone, Debug, Serialize)]
+pub struct CpbSeries {
+    /// Legend text: configuration and implementation.
+    pub label: String,
+    /// Points by growing size.
+    pub points: Vec<CpbPoint>,
+}
+
+/// Cycles per byte against message size for one benchmark kind.
+#[derive(Clone, Debug, Serialize)]
+pub struct CpbChart {
+    /// File stem of the plot under `plots/`.
+    pub name: String,
+    /// Caption.
+    pub title: String,
+    /// Its series.
+    pub series: Vec<CpbSeries>,
+}
+
+/// One side of a hardware/software pair.
+#[derive(Clone, Debug, Serialize)]
+pub struct Side {
+    /// `file.bench:line`.
+    pub location: String,
+    /// Implementation name.
+    pub name: String,
+    /// Total cycles.
+    pub total: u64,
+}
+
+/// The same operation in hardware and in software.
+#[derive(Clone, Debug, Serialize)]
+pub struct Speedup {
+    /// Benchmark, dataset and configuration.
+    pub operation: String,
+    /// The software run.
+    pub software: Side,
+    /// The hardware run.
+    pub hardware: Side,
+    /// Software cycles over hardware cycles.
+    pub factor: f64,
+}
+
+/// Everything a report shows.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    /// Heading.
+    pub title: String,
+    /// Header facts.
+    pub header: Header,
+    /// Whether some measured record came from a target that is not (known to be)
+    /// cycle-accurate: the report then warns that its counts are not clock cycles.
+    pub not_cycle_accurate: bool,
+    /// Whether the statistics table has a mean column (targets that are not cycle-accurate).
+    pub show_mean: bool,
+    /// Phase-breakdown charts.
+    pub phase_charts: Vec<PhaseChart>,
+    /// Benchmarks left out of the phase charts, and why.
+    pub not_charted: Vec<String>,
+    /// Cycles-per-byte charts.
+    pub cpb_charts: Vec<CpbChart>,
+    /// Hardware/software pairs.
+    pub speedups: Vec<Speedup>,
+    /// File stem of the speed-up plot, when there are pairs.
+    pub speedup_chart: Option<String>,
+    /// Every measurement.
+    pub measurements: Vec<Measurement>,
+    /// Per-phase statistics of repeated measurements.
+    pub statistics: Vec<StatRow>,
+    /// Unsupported and failed requests.
+    pub not_measured: Vec<NotMeasured>,
+}
+
+/// Benchmarks whose "phases" are independent instruction blocks, not steps of one operation:
+/// stacking them would suggest a sequence that is not there.
+const NOT_STACKED: [&str; 1] = ["micro"];
+
+impl Report {
+    /// Works the report out from a results directory.
+    pub fn build(results: &Results) -> Self {
+        let records = &results.records;
+        let measured: Vec<&Loaded> = records.iter().filter(|r| r.is_measurement()).collect();
+        let not_cycle_accurate = measured.iter().any(|r| r.cycle_accurate != Some(true));
+        let show_mean = measured.iter().any(|r| r.cycle_accurate != Some(true) && r.repeated());
+        let header = header(records, &measured);
+        let title = format!("cyclebench report: {} on {}", header.platform, header.target);
+        let speedups = speedups(&measured);
+        Self {
+            title,
+            header,
+            not_cycle_accurate,
+            show_mean,
+            phase_charts: phase_charts(&measured),
+            not_charted: not_charted(&measured),
+            cpb_charts: cpb_charts(&measured),
+            speedup_chart: (!speedups.is_empty()).then(|| String::from("speedup")),
+            speedups,
+            measurements: measured.iter().map(|r| measurement(r)).collect(),
+            statistics: statistics(&measured),
+            not_measured: records.iter().filter_map(not_measured).collect(),
+        }
+    }
+}
+
+fn unknown() -> String {
+    String::from("unknown")
+}
+
+fn header(records: &[Loaded], measured: &[&Loaded]) -> Header {
+    let mut implementations: Vec<String> = Vec::new();
+    let mut modules: Vec<&str> = Vec::new();
+    for r in measured {
+        if let (Some(module), Some(name), Some(kind)) = (&r.module, &r.implementation_name, r.implementation) {
+            let entry = format!("{module}: {name} ({})", kind.name());
+            if !implementations.contains(&entry) {
+                implementations.push(entry);
+                modules.push(module);
+            }
+        }
+    }
+    for r in records.iter().filter(|r| r.status == Status::Unsupported) {
+        if let Some(module) = r.module.as_deref().filter(|m| !modules.contains(m)) {
+            implementations.push(format!("{module}: unsupported"));
+            modules.push(module);
+        }
+    }
+    let accuracy: BTreeSet<Option<bool>> = records.iter().map(|r| r.cycle_accurate).collect();
+    let cycle_accuracy = match accuracy.into_iter().collect::<Vec<_>>().as_slice() {
+        [Some(true)] => "yes: counts are clock cycles",
+        [Some(false)] => "no: counts are functional indications, not clock cycles",
+        [] | [None] => "unknown (no reply from the suite)",
+        _ => "mixed: the records come from targets that differ",
+    };
+    let overheads: Vec<String> = measured
+        .iter()
+        .filter_map(|r| r.overhead.map(|o| o.to_string()))
+        .collect();
+    let overhead = match distinct(overheads.iter().map(String::as_str)) {
+        Some(o) => format!("{o} cycles per measurement window, subtracted from every phase"),
+        None => String::from("unknown (nothing measured)"),
+    };
+    let count = |s: Status| records.iter().filter(|r| r.status == s).count();
+    Header {
+        target: distinct(records.iter().map(|r| r.target.as_str())).unwrap_or_else(unknown),
+        platform: distinct(records.iter().filter_map(|r| r.platform.as_deref())).unwrap_or_else(unknown),
+        implementations,
+        cycle_accuracy: String::from(cycle_accuracy),
+        overhead,
+        firmware_revision: distinct(records.iter().map(|r| r.firmware_revision.as_str())).unwrap_or_else(unknown),
+        date: date(records),
+        measured: measured.len(),
+        unsupported: count(Status::Unsupported),
+        errors: count(Status::Error),
+        control: count(Status::Ok) - measured.len(),
+    }
+}
+
+/// The span of the reply timestamps.
+fn date(records: &[Loaded]) -> String {
+    let times: Vec<_> = records
+        .iter()
+        .filter_map(|r| chrono::DateTime::parse_from_rfc3339(&r.timestamp).ok())
+        .collect();
+    let (Some(first), Some(last)) = (times.iter().min(), times.iter().max()) else {
+        return unknown();
+    };
+    let day = "%Y-%m-%d %H:%M:%S";
+    let to = if first.date_naive() == last.date_naive() {
+        "%H:%M:%S"
+    } else {
+        day
+    };
+    format!("{} to {} ({})", first.format(day), last.format(to), first.format("%:z"))
+}
+
+fn implementation(r: &Loaded) -> String {
+    match (&r.implementation_name, r.implementation) {
+        (Some(name), Some(kind)) => format!("{name} ({})", kind.name()),
+        (None, Some(kind)) => kind.name().to_owned(),
+        (Some(name), None) => name.clone(),
+        (None, None) => String::new(),
+    }
+}
+
+fn measurement(r: &Loaded) -> Measurement {
+    Measurement {
+        location: r.location(),
+        benchmark: r.benchmark.clone(),
+        description: r.description(),
+        implementation: implementation(r),
+        repetitions: r.runs(),
+        verified: r.verified,
+        phases: r
+            .phases
+            .iter()
+            .map(|p| PhaseCycles {
+                name: p.name.clone(),
+                cycles: p.cycles,
+            })
+            .collect(),
+        total: r.total_cycles,
+        bytes: r.bytes,
+        cycles_per_byte: r.cycles_per_byte(),
+    }
+}
+
+fn statistics(measured: &[&Loaded]) -> Vec<StatRow> {
+    let mut rows = Vec::new();
+    for r in measured {
+        for p in &r.phases {
+            if let Some(s) = p.stats {
+                rows.push(StatRow {
+                    location: r.location(),
+                    benchmark: r.benchmark.clone(),
+                    description: r.description(),
+                    phase: p.name.clone(),
+                    n: s.n,
+                    min: s.min,
+                    median: s.median,
+                    max: s.max,
+                    mean: (r.cycle_accurate != Some(true)).then_some(s.mean),
+                });
+            }
+        }
+    }
+    rows
+}
+
+fn not_measured(r: &Loaded) -> Option<NotMeasured> {
+    let (status, why) = match r.status {
+        Status::Ok => return None,
+        Status::Unsupported => ("unsupported", r.reason.clone()),
+        Status::Error => ("error", r.error.clone()),
+    };
+    Some(NotMeasured {
+        location: r.location(),
+        benchmark: r.benchmark.clone(),
+        description: r.description(),
+        status,
+        why: why.unwrap_or_default(),
+    })
+}
+
+/// File stem for a plot: lower-case letters, digits and dashes.
+fn slug(parts: &[&str]) -> String {
+    let joined = parts.join("-");
+    let mut slug = String::new();
+    for c in joined.chars() {
+        let c = if c.is_ascii_alphanumeric() {
+            c.to_ascii_lowercase()
+        } else {
+            '-'
+        };
+        if !(c == '-' && slug.ends_with('-')) {
+            slug.push(c);
+        }
+    }
+    slug.trim_matches('-').to_owned()
+}
+
+fn phase_charts(measured: &[&Loaded]) -> Vec<PhaseChart> {
+    // One chart per file and phase list: the thesis's figures compare the configurations of
+    // one study, and bars with different phases would not share a legend order.
+    type Key<'a> = (&'a str, &'a str, Vec<&'a str>);
+    let mut groups: Vec<(Key, Vec<&Loaded>)> = Vec::new();
+    for r in measured.iter().filter(|r| !NOT_STACKED.contains(&r.benchmark.as_str())) {
+        let key = (
+            r.file.as_str(),
+            r.benchmark.as_str(),
+            r.phases.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(),
+        );
+        match groups.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, members)) => members.push(r),
+            None => groups.push((key, vec![r])),
+        }
+    }
+    groups
+        .into_iter()
+        .enumerate()
+        .map(|(i, ((_, benchmark, phases), members))| {
+            let file = members[0].file_name();
+            let stem = file.strip_suffix(".bench").unwrap_or(file);
+            // Name the implementation only where the chart mixes hardware and software.
+            let mixed = members.iter().any(|r| r.implementation != members[0].implementation);
+            let bars: Vec<Bar> = members
+                .iter()
+                .map(|r| Bar {
+                    label: match (&r.implementation_name, mixed) {
+                        (Some(name), true) => format!("{} on {name} (line {})", r.description(), r.line),
+                        _ => format!("{} (line {})", r.description(), r.line),
+                    },
+                    segments: r
+                        .phases
+                        .iter()
+                        .map(|p| Segment {
+                            phase: p.name.clone(),
+                            category: Category::of(&p.name),
+                            cycles: p.cycles,
+                        })
+                        .collect(),
+                    total: r.phases.iter().map(|p| p.cycles).sum(),
+                })
+                .collect();
+            let categories: BTreeSet<Category> = phases.iter().map(|p| Category::of(p)).collect();
+            PhaseChart {
+                name: slug(&["phases", &format!("{:02}", i + 1), stem, benchmark]),
+                title: format!("{file}: {benchmark} ({})", phases.join(", ")),
+                bars,
+                categories: categories.into_iter().collect(),
+            }
+        })
+        .collect()
+}
+
+fn not_charted(measured: &[&Loaded]) -> Vec<String> {
+    let kinds: BTreeSet<&str> = measured
+        .iter()
+        .map(|r| r.benchmark.as_str())
+        .filter(|b| NOT_STACKED.contains(b))
+        .collect();
+    kinds
+        .into_iter()
+        .map(|b| format!("{b}: its blocks are independent instruction sequences, not phases of one operation"))
+        .collect()
+}
+
+fn cpb_charts(measured: &[&Loaded]) -> Vec<CpbChart> {
+    // A series is one configuration on one implementation; only message size may vary.
+    type Key<'a> = (&'a str, Option<&'a str>, Option<Kind>, Option<&'a str>);
+    let mut series: Vec<(Key, Vec<&Loaded>)> = Vec::new();
+    for r in measured
+        .iter()
+        .filter(|r| r.cycles_per_byte().is_some() && r.dataset.is_some())
+    {
+        let key = (
+            r.benchmark.as_str(),
+            r.config.as_deref(),
+            r.implementation,
+            r.implementation_name.as_deref(),
+        );
+        match series.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, members)) => members.push(r),
+            None => series.push((key, vec![r])),
+        }
+    }
+    let mut charts: Vec<(&str, CpbChart)> = Vec::new();
+    for ((benchmark, config, kind, name), members) in series {
+        let Some(points) = size_sweep(&members) else {
+            continue;
+        };
+        let who = match (name, kind) {
+            (Some(n), _) => n,
+            (None, Some(k)) => k.name(),
+            (None, None) => "unknown implementation",
+        };
+        let s = CpbSeries {
+            label: format!("{} ({who})", config.unwrap_or(benchmark)),
+            points,
+        };
+        match charts.iter_mut().find(|(b, _)| *b == benchmark) {
+            Some((_, c)) => c.series.push(s),
+            None => charts.push((
+                benchmark,
+                CpbChart {
+                    name: slug(&["cpb", benchmark]),
+                    title: format!("{benchmark}: cycles per byte against message size"),
+                    series: vec![s],
+                },
+            )),
+        }
+    }
+    charts.into_iter().map(|(_, c)| c).collect()
+}
+
+/// The points of a series when it is a size sweep: at least two message sizes, each size
+/// from one dataset (AES modes of equal length differ in more than size, so they are no
+/// sweep). Repeated measurements of a dataset count once, by their representative.
+fn size_sweep(members: &[&Loaded]) -> Option<Vec<CpbPoint>> {
+    let mut datasets: Vec<&str> = Vec::new();
+    for r in members {
+        let d = r.dataset.as_deref()?;
+        if !datasets.contains(&d) {
+            datasets.push(d);
+        }
+    }
+    let mut points: Vec<CpbPoint> = Vec::new();
+    for d in datasets {
+        let r = stats::representative(members.iter().copied().filter(|r| r.dataset.as_deref() == Some(d)))?;
+        let (bytes, total, cycles_per_byte) = (r.bytes?, r.total_cycles?, r.cycles_per_byte()?);
+        // The chart's axes are logarithmic: a zero count has no place on them.
+        if points.iter().any(|p| p.bytes == bytes) || cycles_per_byte <= 0.0 {
+            return None;
+        }
+        points.push(CpbPoint {
+            location: r.location(),
+            dataset: d.to_owned(),
+            bytes,
+            total,
+            cycles_per_byte,
+        });
+    }
+    points.sort_by_key(|p| p.bytes);
+    (points.len() >= 2).then_some(points)
+}
+
+fn speedups(measured: &[&Loaded]) -> Vec<Speedup> {
+    // The same operation: benchmark, dataset, configuration and module all equal.
+    type Key<'a> = (&'a str, Option<&'a str>, Option<&'a str>, Option<&'a str>);
+    let mut operations: Vec<Key> = Vec::new();
+    for r in measured {
+        let key = (
+            r.benchmark.as_str(),
+            r.dataset.as_deref(),
+            r.config.as_deref(),
+            r.module.as_deref(),
+        );
+        if !operations.contains(&key) {
+            operations.push(key);
+        }
+    }
+    let mut pairs = Vec::new();
+    for key in operations {
+        let of = |kind: Kind| {
+            stats::representative(measured.iter().copied().filter(|r| {
+                (
+                    r.benchmark.as_str(),
+                    r.dataset.as_deref(),
+                    r.config.as_deref(),
+                    r.module.as_deref(),
+                ) == key
+                    && r.implementation == Some(kind)
+            }))
+        };
+        let (Some(sw), Some(hw)) = (of(Kind::Software), of(Kind::Hardware)) else {
+            continue;
+        };
+        let (Some(sw_total), Some(hw_total)) = (sw.total_cycles, hw.total_cycles.filter(|&c| c > 0)) else {
+            continue;
+        };
+        let side = |r: &Loaded, total: u64| Side {
+            location: r.location(),
+            name: r.implementation_name.clone().unwrap_or_default(),
+            total,
+        };
+        pairs.push(Speedup {
+            operation: format!("{} {}", key.0, sw.description()),
+            software: side(sw, sw_total),
+            hardware: side(hw, hw_total),
+            factor: sw_total as f64 / hw_total as f64,
+        });
+    }
+    pairs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn phases_fall_into_the_thesis_categories() {
+        assert_eq!(Category::of("init"), Category::Initialisation);
+        assert_eq!(Category::of("write"), Category::Input);
+        assert_eq!(Category::of("await_digest"), Category::Computation);
+        assert_eq!(Category::of("generate2"), Category::Computation);
+        assert_eq!(Category::of("read_digest"), Category::Output);
+        assert_eq!(Category::of("read3"), Category::Output);
+        assert_eq!(Category::of("deinit"), Category::Deinitialisation);
+        assert_eq!(Category::of("nop10"), Category::Other);
+    }
+
+    #[test]
+    fn slugs_are_file_names() {
+        assert_eq!(slug(&["phases", "01", "aes_modes", "aes"]), "phases-01-aes-modes-aes");
+        assert_eq!(slug(&["cpb", "rng_seeded"]), "cpb-rng-seeded");
+    }
+}
