@@ -121,6 +121,9 @@ pub struct Status {
     pub served: u32,
     /// Requests answered with an error since boot or the last `Done`.
     pub errors: u32,
+    /// The suite's cycle counter when it replied (simulated cycles since reset on a
+    /// simulator), for tool-speed figures.
+    pub cycles: u64,
 }
 
 /// Why a request failed.

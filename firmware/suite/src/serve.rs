@@ -98,5 +98,6 @@ fn status(state: SuiteState, c: &Counters) -> Reply {
         state,
         served: c.served,
         errors: c.errors,
+        cycles: crate::cycles::now(),
     })
 }

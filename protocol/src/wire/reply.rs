@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! H VERSION PLATFORM CPU_HZ a|n OVERHEAD MODULE=h:NAME|s:NAME|- ...   (a = cycle-accurate)
-//! S r|z SERVED ERRORS
+//! S r|z SERVED ERRORS CYCLES
 //! E KIND DETAIL...
 //! U KIND REASON...                                   unsupported benchmark
 //! R h|s k|p|u OVERHEAD REPS SHAPE CYCLES...           measured benchmark
@@ -104,7 +104,7 @@ pub fn encode_reply(reply: &Reply) -> String {
                 SuiteState::Ready => "r",
                 SuiteState::Suspended => "z",
             };
-            let _ = write!(out, "S {state} {} {}", s.served, s.errors);
+            let _ = write!(out, "S {state} {} {} {}", s.served, s.errors, s.cycles);
         }
         Reply::Error(e) => {
             let _ = write!(out, "E {}", name_of(&ERROR_KINDS, e.kind));
@@ -220,6 +220,7 @@ pub fn decode_reply(line: &[u8]) -> Result<Reply, WireError> {
                 state,
                 served: t.number("served")?,
                 errors: t.number("errors")?,
+                cycles: t.number("cycles")?,
             };
             t.end()?;
             Ok(Reply::Status(status))

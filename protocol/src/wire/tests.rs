@@ -108,11 +108,13 @@ fn every_reply() -> Vec<Reply> {
             state: SuiteState::Ready,
             served: 12,
             errors: 0,
+            cycles: 123_456_789,
         }),
         Reply::Status(Status {
             state: SuiteState::Suspended,
             served: 0,
             errors: 4,
+            cycles: 0,
         }),
         Reply::Error(ErrorReply {
             kind: ErrorKind::UnknownDataset,

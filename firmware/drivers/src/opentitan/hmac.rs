@@ -26,9 +26,14 @@ impl Hasher for Hmac {
         FIFO_DEPTH
     }
 
-    /// CFG: SHA-256 only, no MAC, message and digest in natural order; CMD: hash_start.
+    /// CFG: SHA-256 only, no MAC; endian_swap so that a little-endian word is taken in
+    /// memory byte order (its reset value), digest words as computed (big-endian H0..H7);
+    /// CMD: hash_start.
     fn init(&mut self) -> Result<(), ModuleError> {
-        self.regs.write(r::CFG_REG_OFFSET, 1 << r::CFG_SHA_EN_BIT);
+        self.regs.write(
+            r::CFG_REG_OFFSET,
+            (1 << r::CFG_SHA_EN_BIT) | (1 << r::CFG_ENDIAN_SWAP_BIT),
+        );
         self.regs.write(r::CMD_REG_OFFSET, 1 << r::CMD_HASH_START_BIT);
         Ok(())
     }

@@ -62,7 +62,7 @@ pub fn config(d: &AesDataset, encrypt: bool, manual: bool) -> AesConfig {
 }
 
 /// Runs `b` on `module`.
-pub fn run(module: Provided<'_, dyn AesEngine>, b: &AesBenchmark, repetitions: u16) -> Result<Outcome, BenchError> {
+pub fn run<M: AesEngine>(module: Provided<'_, M>, b: &AesBenchmark, repetitions: u16) -> Result<Outcome, BenchError> {
     let all = cyclebench_datasets::AES;
     let d = cyclebench_datasets::aes(b.dataset.as_str())
         .ok_or_else(|| BenchError::unknown_dataset("aes", b.dataset.as_str(), all.iter().map(|d| d.id)))?;
@@ -135,8 +135,12 @@ pub fn run(module: Provided<'_, dyn AesEngine>, b: &AesBenchmark, repetitions: u
 
 /// init | all blocks | deinit. Automatic mode keeps two blocks in flight (write the next block
 /// as soon as the input is free, then read the previous output).
-fn total(
-    e: &mut dyn AesEngine,
+// Measured code runs from RAM on Earl Grey: fetching it from flash adds wait states to
+// every instruction, which would be charged to the hardware being measured.
+#[cfg_attr(feature = "earlgrey", link_section = ".data.measured")]
+#[inline(never)]
+fn total<M: AesEngine>(
+    e: &mut M,
     cfg: &AesConfig,
     input: &[[u32; 4]],
     output: &mut [[u32; 4]],
@@ -183,8 +187,12 @@ fn total(
 /// init | Σ write | Σ compute | Σ read | deinit, one block at a time. With a status pad the
 /// compute phase is: start, `pad` nops, one status read, and the busy-wait only if that read
 /// came too early.
-fn per_block(
-    e: &mut dyn AesEngine,
+// Measured code runs from RAM on Earl Grey: fetching it from flash adds wait states to
+// every instruction, which would be charged to the hardware being measured.
+#[cfg_attr(feature = "earlgrey", link_section = ".data.measured")]
+#[inline(never)]
+fn per_block<M: AesEngine>(
+    e: &mut M,
     cfg: &AesConfig,
     input: &[[u32; 4]],
     output: &mut [[u32; 4]],

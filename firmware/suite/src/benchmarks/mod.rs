@@ -118,17 +118,17 @@ pub fn run<P: Platform>(
     let repetitions = benchmark.repetitions();
     let outcome = match benchmark {
         Benchmark::Hash(b) => {
-            let (name, module) = match b.algorithm {
-                cyclebench_protocol::HashAlgorithm::Sha2 => ("sha2", platform.sha2()),
-                cyclebench_protocol::HashAlgorithm::Sha3 => ("sha3", platform.sha3()),
-            };
-            let Some(module) = module else {
-                return Ok(unsupported(
-                    BenchmarkKind::Hash,
-                    format!("{} has no {name} module", P::NAME),
-                ));
-            };
-            hash::run(name, module, b, repetitions)?
+            let missing = |name| unsupported(BenchmarkKind::Hash, format!("{} has no {name} module", P::NAME));
+            match b.algorithm {
+                cyclebench_protocol::HashAlgorithm::Sha2 => match platform.sha2() {
+                    Some(module) => hash::run("sha2", module, b, repetitions)?,
+                    None => return Ok(missing("sha2")),
+                },
+                cyclebench_protocol::HashAlgorithm::Sha3 => match platform.sha3() {
+                    Some(module) => hash::run("sha3", module, b, repetitions)?,
+                    None => return Ok(missing("sha3")),
+                },
+            }
         }
         Benchmark::Aes(b) => {
             let Some(module) = platform.aes() else {

@@ -12,7 +12,7 @@ use core::ptr::write_volatile;
 use cyclebench_drivers::mmio::Mmio;
 use cyclebench_drivers::opentitan::regs::top_earlgrey as top;
 use cyclebench_drivers::opentitan::{aes::Aes, csrng::Csrng, entropy, hmac::Hmac, kmac::Kmac, pinmux, uart::Uart};
-use cyclebench_modules::{AesEngine, Comm, Hasher, Rng};
+use cyclebench_modules::Comm;
 use cyclebench_protocol::{Implementation, ImplementationKind, Module, ModuleInfo};
 
 use super::{entry, Platform, Provided};
@@ -84,6 +84,10 @@ impl Platform for EarlGrey {
     const CPU_HZ: u32 = top::CLOCK_FREQ_CPU_HZ;
     const CYCLE_ACCURATE: bool = true;
     type Comm = Uart;
+    type Sha2 = Hmac;
+    type Sha3 = Kmac;
+    type Aes = Aes;
+    type Rng = Csrng;
 
     fn take() -> Self {
         let uart = Self::panic_comm();
@@ -131,16 +135,16 @@ impl Platform for EarlGrey {
     fn comm(&mut self) -> &mut dyn Comm {
         &mut self.uart
     }
-    fn sha2(&mut self) -> Option<Provided<'_, dyn Hasher>> {
+    fn sha2(&mut self) -> Option<Provided<'_, Self::Sha2>> {
         hardware(&mut self.hmac)
     }
-    fn sha3(&mut self) -> Option<Provided<'_, dyn Hasher>> {
+    fn sha3(&mut self) -> Option<Provided<'_, Self::Sha3>> {
         hardware(&mut self.kmac)
     }
-    fn aes(&mut self) -> Option<Provided<'_, dyn AesEngine>> {
+    fn aes(&mut self) -> Option<Provided<'_, Self::Aes>> {
         hardware(&mut self.aes)
     }
-    fn rng(&mut self) -> Option<Provided<'_, dyn Rng>> {
+    fn rng(&mut self) -> Option<Provided<'_, Self::Rng>> {
         hardware(&mut self.csrng)
     }
     fn has_entropy(&self) -> bool {

@@ -34,6 +34,15 @@ pub trait Platform {
     const CYCLE_ACCURATE: bool;
     /// The link to the host.
     type Comm: Comm;
+    /// SHA-256 implementation. Concrete types (not trait objects) keep the measured loops
+    /// free of indirect calls.
+    type Sha2: Hasher;
+    /// SHA3-256 implementation.
+    type Sha3: Hasher;
+    /// AES implementation.
+    type Aes: AesEngine;
+    /// Random bit generator implementation.
+    type Rng: Rng;
 
     /// Sets up the platform and its modules; called once at start-up.
     fn take() -> Self;
@@ -45,13 +54,13 @@ pub trait Platform {
     /// The host link.
     fn comm(&mut self) -> &mut dyn Comm;
     /// The SHA-256 module.
-    fn sha2(&mut self) -> Option<Provided<'_, dyn Hasher>>;
+    fn sha2(&mut self) -> Option<Provided<'_, Self::Sha2>>;
     /// The SHA3-256 module.
-    fn sha3(&mut self) -> Option<Provided<'_, dyn Hasher>>;
+    fn sha3(&mut self) -> Option<Provided<'_, Self::Sha3>>;
     /// The AES module.
-    fn aes(&mut self) -> Option<Provided<'_, dyn AesEngine>>;
+    fn aes(&mut self) -> Option<Provided<'_, Self::Aes>>;
     /// The random bit generator.
-    fn rng(&mut self) -> Option<Provided<'_, dyn Rng>>;
+    fn rng(&mut self) -> Option<Provided<'_, Self::Rng>>;
     /// Whether `rng` can be seeded from an entropy source.
     fn has_entropy(&self) -> bool;
     /// Inventory for the hello: every module and what implements it.

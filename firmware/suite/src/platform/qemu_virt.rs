@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 use core::ptr::write_volatile;
 
 use cyclebench_drivers::ns16550::Ns16550;
-use cyclebench_modules::{AesEngine, Comm, Hasher, Rng};
+use cyclebench_modules::Comm;
 use cyclebench_protocol::{Implementation, ImplementationKind, Module, ModuleInfo};
 
 use super::{entry, Platform, Provided};
@@ -42,6 +42,10 @@ impl Platform for QemuVirt {
     const CPU_HZ: u32 = 10_000_000;
     const CYCLE_ACCURATE: bool = false;
     type Comm = Ns16550;
+    type Sha2 = SoftSha256;
+    type Sha3 = SoftSha3;
+    type Aes = SoftAes;
+    type Rng = SoftCtrDrbg;
 
     fn take() -> Self {
         Self {
@@ -71,16 +75,16 @@ impl Platform for QemuVirt {
     fn comm(&mut self) -> &mut dyn Comm {
         &mut self.uart
     }
-    fn sha2(&mut self) -> Option<Provided<'_, dyn Hasher>> {
+    fn sha2(&mut self) -> Option<Provided<'_, Self::Sha2>> {
         software(&mut self.sha2)
     }
-    fn sha3(&mut self) -> Option<Provided<'_, dyn Hasher>> {
+    fn sha3(&mut self) -> Option<Provided<'_, Self::Sha3>> {
         software(&mut self.sha3)
     }
-    fn aes(&mut self) -> Option<Provided<'_, dyn AesEngine>> {
+    fn aes(&mut self) -> Option<Provided<'_, Self::Aes>> {
         software(&mut self.aes)
     }
-    fn rng(&mut self) -> Option<Provided<'_, dyn Rng>> {
+    fn rng(&mut self) -> Option<Provided<'_, Self::Rng>> {
         software(&mut self.rng)
     }
     fn has_entropy(&self) -> bool {
