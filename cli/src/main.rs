@@ -7,6 +7,7 @@ mod firmware;
 mod link;
 mod records;
 mod report;
+mod reproduction;
 mod run;
 mod selftest;
 mod session;
@@ -35,6 +36,8 @@ enum Command {
     Report(report::Args),
     /// Compare two results directories benchmark by benchmark.
     Compare(compare::Args),
+    /// Write the thesis-reproduction tables (docs/reproduction.md) from Earl Grey runs.
+    Reproduction(reproduction::Args),
 }
 
 fn main() -> ExitCode {
@@ -44,6 +47,7 @@ fn main() -> ExitCode {
         Command::Selftest(args) => selftest::run(args),
         Command::Report(args) => report::run(args),
         Command::Compare(args) => compare::run(args),
+        Command::Reproduction(args) => reproduction::run(args),
     };
     match outcome {
         Ok(true) => ExitCode::SUCCESS,

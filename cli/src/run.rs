@@ -51,6 +51,8 @@ pub fn run(args: Args) -> Result<bool> {
     let out_dir = args.out.clone().unwrap_or_else(|| default_out_dir(&label));
     std::fs::create_dir_all(&out_dir).with_context(|| format!("creating {}", out_dir.display()))?;
 
+    let started = chrono::Local::now();
+    let wall = std::time::Instant::now();
     let spinner = ProgressBar::new_spinner().with_message(format!("starting {label} ..."));
     spinner.enable_steady_tick(std::time::Duration::from_millis(120));
     let connected = args
@@ -65,6 +67,7 @@ pub fn run(args: Args) -> Result<bool> {
         firmware::revision()
     };
     let hello = session.hello.clone();
+    let mut last_cycles: Option<u64> = None;
     eprintln!(
         "connected: platform {} ({}cycle-accurate, {} Hz, measurement overhead {} cycles)",
         hello.platform,
@@ -141,7 +144,10 @@ pub fn run(args: Args) -> Result<bool> {
         if blocked.is_none() {
             // Thesis protocol: the end of a file is announced with Done; the status closes the twin.
             match session.request(&Request::Done) {
-                Ok(Reply::Status(s)) => writeln!(out, "# done: {} served, {} errors", s.served, s.errors)?,
+                Ok(Reply::Status(s)) => {
+                    last_cycles = Some(s.cycles);
+                    writeln!(out, "# done: {} served, {} errors", s.served, s.errors)?
+                }
                 Ok(other) => writeln!(out, "# done: unexpected reply {}", serde_json::to_string(&other)?)?,
                 Err(e) => {
                     writeln!(out, "# done: {e}")?;
@@ -161,6 +167,26 @@ pub fn run(args: Args) -> Result<bool> {
     let failed = all.iter().filter(|r| r.status == Status::Error).count();
     let ok = all.iter().filter(|r| r.status == Status::Ok).count();
     let unsupported = all.iter().filter(|r| r.status == Status::Unsupported).count();
+    let wall_seconds = wall.elapsed().as_secs_f64();
+    // Run-level facts, for tool-speed figures: the suite's cycle counter at the last status
+    // counts every simulated cycle since reset.
+    let run = serde_json::json!({
+        "target": label,
+        "platform": hello.platform,
+        "cycle_accurate": hello.cycle_accurate,
+        "cpu_hz": hello.cpu_hz,
+        "overhead": hello.overhead,
+        "firmware_revision": revision,
+        "started": started.to_rfc3339(),
+        "wall_seconds": (wall_seconds * 10.0).round() / 10.0,
+        "simulated_cycles": last_cycles,
+        "requests": all.len(),
+        "ok": ok,
+        "unsupported": unsupported,
+        "failed": failed,
+    });
+    std::fs::write(out_dir.join("run.json"), serde_json::to_string_pretty(&run)? + "\n")
+        .with_context(|| format!("writing {}", out_dir.join("run.json").display()))?;
     println!(
         "{ok} ok, {unsupported} unsupported, {failed} failed; results in {}",
         out_dir.display()
