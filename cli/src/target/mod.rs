@@ -55,7 +55,8 @@ impl TargetName {
 /// Where to run: options shared by every subcommand that talks to a target.
 #[derive(clap::Args, Clone, Debug)]
 pub struct TargetArgs {
-    /// Target to start (builds the firmware if needed). Default: qemu-virt.
+    /// Target to start (builds the firmware, and the model of a simulated chip, if needed).
+    /// Default: earlgrey-sim-unmasked, the configuration the thesis measured.
     #[arg(long, value_enum, conflicts_with = "port")]
     pub target: Option<TargetName>,
     /// Serial port (or PTY) of a board already running the suite, instead of --target.
@@ -86,7 +87,7 @@ impl TargetArgs {
     }
 
     fn target_name(&self) -> TargetName {
-        self.target.unwrap_or(TargetName::QemuVirt)
+        self.target.unwrap_or(TargetName::EarlgreySimUnmasked)
     }
 
     /// (hello timeout, request timeout) for this target, from the flags or its defaults.

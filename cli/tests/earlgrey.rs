@@ -1,0 +1,49 @@
+//! End-to-end on the Earl Grey Verilator model: the real CLI, the real suite, hardware
+//! accelerators. The model takes 10–15 minutes to build the first time and each request
+//! several seconds of simulation, so these tests are `#[ignore]`d in a plain `cargo test`;
+//! `scripts/test.sh` builds the model and runs them with `--ignored`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+}
+
+#[test]
+#[ignore = "needs the Earl Grey model (scripts/test.sh builds it and runs this)"]
+fn smoke_set_gives_verified_hardware_results_on_earlgrey_sim() {
+    let out = tempfile::tempdir().unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_cyclebench"))
+        .current_dir(repo())
+        .args(["run", "--target", "earlgrey-sim", "--no-report", "--out"])
+        .arg(out.path())
+        .arg("benchmarks/smoke/smoke.bench")
+        .output()
+        .unwrap();
+    let log = format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+    assert!(o.status.success(), "{log}");
+    let records: Vec<Value> = std::fs::read_to_string(out.path().join("results.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(records.len(), 6, "{log}");
+    for r in &records {
+        assert_eq!(r["status"], "ok", "{r}");
+        assert_eq!(r["verified"], true, "{r}");
+        assert_eq!(r["cycle_accurate"], true, "{r}");
+        assert_eq!(r["platform"], "earlgrey", "{r}");
+    }
+    // Accelerators, not software, answered.
+    for r in records.iter().filter(|r| r["benchmark"] != "micro") {
+        assert_eq!(r["implementation"], "hardware", "{r}");
+    }
+    let aes = records.iter().find(|r| r["dataset"] == "ecb-256-1b").unwrap();
+    assert_eq!(aes["implementation_name"], "aes-masked", "{aes}");
+    // Cycle-accurate and deterministic: the micro-benchmark's nop10 block is ten cycles from RAM.
+    let micro = records.iter().find(|r| r["benchmark"] == "micro").unwrap();
+    assert_eq!(micro["phases"]["nop10"], 10, "{micro}");
+}
