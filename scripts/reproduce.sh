@@ -4,7 +4,7 @@
 # run then takes tens of minutes of simulation.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-sets=(benchmarks/sha2.bench benchmarks/sha3.bench benchmarks/aes_total.bench benchmarks/aes_per_block.bench
+sets=(benchmarks/sha2.bench benchmarks/sha3.bench benchmarks/aes_total.bench benchmarks/aes_per_block.bench benchmarks/aes_tight.bench
       benchmarks/aes_timed_readout.bench benchmarks/rng.bench benchmarks/micro.bench)
 out=results/reproduction
 cargo build --release --quiet -p cyclebench

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The project's test command: set-up, formatting, lints on both workspaces, host tests of the
 # protocol, datasets and primitives, and end-to-end tests of the real CLI against the suite
-# on QEMU (including the on-target self-tests). Every simulator run has a timeout.
+# on QEMU (including the on-target self-tests) and on the Earl Grey model (a smoke set with
+# every hardware result checked against its known answer). Every simulator run has a timeout.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -28,6 +29,12 @@ echo "== firmware host tests (datasets against reference crates, CTR_DRBG agains
 
 echo "== host workspace tests (protocol, CLI, end to end on QEMU)"
 timeout 1200 cargo test --workspace --quiet
+
+echo "== Earl Grey model (built once, then cached in ~/.cache/cyclebench)"
+bash sim/earlgrey/build.sh masked > /dev/null
+
+echo "== end to end on the Earl Grey model: smoke set, hardware results verified"
+timeout 1800 cargo test --quiet -p cyclebench --test earlgrey -- --ignored
 
 echo "== on-target self-test (qemu-virt)"
 timeout 300 cargo run --release --quiet -p cyclebench -- selftest --target qemu-virt --timeout 120 | tail -n 1

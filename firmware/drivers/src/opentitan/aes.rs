@@ -18,6 +18,7 @@ impl Aes {
         Self { regs }
     }
 
+    #[inline(always)]
     fn write_words(&self, first: usize, words: &[u32]) {
         for (i, &w) in words.iter().enumerate() {
             self.regs.write(first + 4 * i, w);
@@ -25,11 +26,13 @@ impl Aes {
     }
 
     /// Waits for STATUS.idle.
+    #[inline(always)]
     pub fn wait_idle(&self) -> Result<(), ModuleError> {
         wait::until("aes idle", || self.regs.bit(r::STATUS_REG_OFFSET, r::STATUS_IDLE_BIT))
     }
 }
 
+#[inline(always)]
 fn control_word(config: &AesConfig) -> u32 {
     let mode = match config.mode {
         AesMode::Ecb => r::CTRL_SHADOWED_MODE_VALUE_AES_ECB,
@@ -52,6 +55,7 @@ fn control_word(config: &AesConfig) -> u32 {
 impl AesEngine for Aes {
     /// CTRL_SHADOWED twice, KEY_SHARE0_0..7, KEY_SHARE1_0..7 (all eight whatever the key
     /// length), IV_0..3 for chaining modes.
+    #[inline(always)]
     fn init(&mut self, config: &AesConfig) -> Result<(), ModuleError> {
         let ctrl = control_word(config);
         self.regs.write(r::CTRL_SHADOWED_REG_OFFSET, ctrl);
@@ -68,6 +72,7 @@ impl AesEngine for Aes {
     }
 
     /// STATUS.input_ready.
+    #[inline(always)]
     fn wait_for_input_ready(&mut self) -> Result<(), ModuleError> {
         wait::until("aes input ready", || {
             self.regs.bit(r::STATUS_REG_OFFSET, r::STATUS_INPUT_READY_BIT)
@@ -86,16 +91,19 @@ impl AesEngine for Aes {
     }
 
     /// DATA_IN_0..3.
+    #[inline(always)]
     fn write_block(&mut self, block: &[u32; 4]) {
         self.write_words(r::DATA_IN_0_REG_OFFSET, block);
     }
 
     /// TRIGGER.start.
+    #[inline(always)]
     fn trigger_start(&mut self) {
         self.regs.write(r::TRIGGER_REG_OFFSET, 1 << r::TRIGGER_START_BIT);
     }
 
     /// STATUS.output_valid.
+    #[inline(always)]
     fn wait_for_output(&mut self) -> Result<(), ModuleError> {
         wait::until("aes output valid", || {
             self.regs.bit(r::STATUS_REG_OFFSET, r::STATUS_OUTPUT_VALID_BIT)
@@ -103,6 +111,7 @@ impl AesEngine for Aes {
     }
 
     /// DATA_OUT_0..3.
+    #[inline(always)]
     fn read_block(&mut self, block: &mut [u32; 4]) {
         for (i, w) in block.iter_mut().enumerate() {
             *w = self.regs.read(r::DATA_OUT_0_REG_OFFSET + 4 * i);
@@ -110,6 +119,7 @@ impl AesEngine for Aes {
     }
 
     /// TRIGGER: clear key, IV, input and output registers; wait until idle again.
+    #[inline(always)]
     fn deinit(&mut self) -> Result<(), ModuleError> {
         self.regs.write(
             r::TRIGGER_REG_OFFSET,

@@ -31,6 +31,7 @@ impl Csrng {
     }
 
     /// Waits for SW_CMD_STS.cmd_rdy, then writes one word of a command.
+    #[inline(always)]
     fn send(&self, word: u32) -> Result<(), ModuleError> {
         wait::until("csrng command ready", || {
             self.regs.bit(r::SW_CMD_STS_REG_OFFSET, r::SW_CMD_STS_CMD_RDY_BIT)
@@ -41,12 +42,14 @@ impl Csrng {
 }
 
 impl Rng for Csrng {
+    #[inline(always)]
     fn max_seed_words(&self) -> usize {
         MAX_SEED_WORDS
     }
 
     /// Uninstantiate, then instantiate: with `Some(seed)` flag0 is set so only the given words
     /// (none = all-zero seed) seed the DRBG; with `None` the entropy source seeds it.
+    #[inline(always)]
     fn init(&mut self, seed: Option<&[u32]>) -> Result<(), ModuleError> {
         let words = seed.unwrap_or(&[]);
         if words.len() > MAX_SEED_WORDS {
@@ -62,6 +65,7 @@ impl Rng for Csrng {
     }
 
     /// Generate command for `blocks` × 128 bits; waits for GENBITS_VLD.
+    #[inline(always)]
     fn generate(&mut self, blocks: u32) -> Result<(), ModuleError> {
         if blocks == 0 || blocks > MAX_GLEN {
             return Err(ModuleError::Usage("generate length out of range"));
@@ -73,6 +77,7 @@ impl Rng for Csrng {
     }
 
     /// GENBITS four times, after GENBITS_VLD (already checked for the first block).
+    #[inline(always)]
     fn read_output(&mut self) -> Result<[u32; 4], ModuleError> {
         wait::until("csrng genbits valid", || {
             self.regs.bit(r::GENBITS_VLD_REG_OFFSET, r::GENBITS_VLD_GENBITS_VLD_BIT)

@@ -22,6 +22,7 @@ impl Hmac {
 }
 
 impl Hasher for Hmac {
+    #[inline(always)]
     fn fifo_depth(&self) -> u32 {
         FIFO_DEPTH
     }
@@ -29,6 +30,7 @@ impl Hasher for Hmac {
     /// CFG: SHA-256 only, no MAC; endian_swap so that a little-endian word is taken in
     /// memory byte order (its reset value), digest words as computed (big-endian H0..H7);
     /// CMD: hash_start.
+    #[inline(always)]
     fn init(&mut self) -> Result<(), ModuleError> {
         self.regs.write(
             r::CFG_REG_OFFSET,
@@ -57,11 +59,13 @@ impl Hasher for Hmac {
     }
 
     /// MSG_FIFO, one byte.
+    #[inline(always)]
     fn write_input_byte(&mut self, byte: u8) {
         self.regs.write_byte(r::MSG_FIFO_REG_OFFSET, byte);
     }
 
     /// CMD: hash_process, then wait for INTR_STATE.hmac_done and acknowledge it.
+    #[inline(always)]
     fn wait_for_completion(&mut self) -> Result<(), ModuleError> {
         self.regs.write(r::CMD_REG_OFFSET, 1 << r::CMD_HASH_PROCESS_BIT);
         wait::until("hmac done", || {
@@ -73,6 +77,7 @@ impl Hasher for Hmac {
     }
 
     /// DIGEST_0..7.
+    #[inline(always)]
     fn read_digest(&mut self, digest: &mut [u32; 8]) {
         for (i, word) in digest.iter_mut().enumerate() {
             *word = self.regs.read(r::DIGEST_0_REG_OFFSET + 4 * i);

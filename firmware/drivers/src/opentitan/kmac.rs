@@ -21,18 +21,21 @@ impl Kmac {
         Self { regs }
     }
 
+    #[inline(always)]
     fn command(&self, cmd: u32) {
         self.regs.write(r::CMD_REG_OFFSET, cmd << r::CMD_CMD_OFFSET);
     }
 }
 
 impl Hasher for Kmac {
+    #[inline(always)]
     fn fifo_depth(&self) -> u32 {
         FIFO_DEPTH
     }
 
     /// CFG: SHA3 with 256-bit strength, state read back byte-swapped (so digest words come
     /// out big-endian); CMD: start.
+    #[inline(always)]
     fn init(&mut self) -> Result<(), ModuleError> {
         let cfg = (r::CFG_KSTRENGTH_VALUE_L256 << r::CFG_KSTRENGTH_OFFSET)
             | (r::CFG_MODE_VALUE_SHA3 << r::CFG_MODE_OFFSET)
@@ -61,11 +64,13 @@ impl Hasher for Kmac {
     }
 
     /// MSG_FIFO, one byte.
+    #[inline(always)]
     fn write_input_byte(&mut self, byte: u8) {
         self.regs.write_byte(r::MSG_FIFO_REG_OFFSET, byte);
     }
 
     /// CMD: process, then wait for STATUS.sha3_squeeze.
+    #[inline(always)]
     fn wait_for_completion(&mut self) -> Result<(), ModuleError> {
         self.command(r::CMD_CMD_VALUE_PROCESS);
         wait::until("kmac squeeze", || {
@@ -74,6 +79,7 @@ impl Hasher for Kmac {
     }
 
     /// STATE words 0..7 (share 0; unmasked), then CMD: done to return to idle.
+    #[inline(always)]
     fn read_digest(&mut self, digest: &mut [u32; 8]) {
         for (i, word) in digest.iter_mut().enumerate() {
             *word = self.regs.read(r::STATE_REG_OFFSET + 4 * i);
