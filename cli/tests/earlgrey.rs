@@ -14,11 +14,11 @@ fn repo() -> PathBuf {
 
 #[test]
 #[ignore = "needs the Earl Grey model (scripts/test.sh builds it and runs this)"]
-fn smoke_set_gives_verified_hardware_results_on_earlgrey_sim() {
+fn smoke_set_gives_verified_hardware_results_on_earlgrey_sim_unmasked() {
     let out = tempfile::tempdir().unwrap();
     let o = Command::new(env!("CARGO_BIN_EXE_cyclebench"))
         .current_dir(repo())
-        .args(["run", "--target", "earlgrey-sim", "--no-report", "--out"])
+        .args(["run", "--target", "earlgrey-sim-unmasked", "--no-report", "--out"])
         .arg(out.path())
         .arg("benchmarks/smoke/smoke.bench")
         .output()
@@ -42,7 +42,7 @@ fn smoke_set_gives_verified_hardware_results_on_earlgrey_sim() {
         assert_eq!(r["implementation"], "hardware", "{r}");
     }
     let aes = records.iter().find(|r| r["dataset"] == "ecb-256-1b").unwrap();
-    assert_eq!(aes["implementation_name"], "aes-masked", "{aes}");
+    assert_eq!(aes["implementation_name"], "aes-unmasked", "{aes}");
     // Cycle-accurate and deterministic: the micro-benchmark's nop10 block is ten cycles from RAM.
     let micro = records.iter().find(|r| r["benchmark"] == "micro").unwrap();
     assert_eq!(micro["phases"]["nop10"], 10, "{micro}");
