@@ -325,12 +325,35 @@ pub fn run(args: Args) -> Result<bool> {
          (SHA3-256 rate 136 bytes: 2 permutations), unmasked AES 12/14/16 cycles per block for \
          128/192/256-bit keys.\n"
     );
-    let _ = writeln!(w, "| operation | thesis | ours | Δ | IP bound |\n|---|---:|---:|---:|---:|");
+    let _ = writeln!(
+        w,
+        "| operation | thesis | ours | Δ | IP bound |\n|---|---:|---:|---:|---:|"
+    );
     let rows: [(&str, u64, Cell, u64); 6] = [
-        ("SHA-256, 256 B, API-conform", 1943, unmasked.total_raw("sha2", "msg-256", "sha2 api-conform"), 400),
-        ("SHA-256, 256 B, tight", 1174, unmasked.total_raw("sha2", "msg-256", "sha2 tight"), 400),
-        ("SHA3-256, 256 B, API-conform", 1802, unmasked.total_raw("sha3", "msg-256", "sha3 api-conform"), 192),
-        ("SHA3-256, 256 B, tight", 1091, unmasked.total_raw("sha3", "msg-256", "sha3 tight"), 192),
+        (
+            "SHA-256, 256 B, API-conform",
+            1943,
+            unmasked.total_raw("sha2", "msg-256", "sha2 api-conform"),
+            400,
+        ),
+        (
+            "SHA-256, 256 B, tight",
+            1174,
+            unmasked.total_raw("sha2", "msg-256", "sha2 tight"),
+            400,
+        ),
+        (
+            "SHA3-256, 256 B, API-conform",
+            1802,
+            unmasked.total_raw("sha3", "msg-256", "sha3 api-conform"),
+            192,
+        ),
+        (
+            "SHA3-256, 256 B, tight",
+            1091,
+            unmasked.total_raw("sha3", "msg-256", "sha3 tight"),
+            192,
+        ),
         (
             "AES-256, 5 blocks automatic (process phase)",
             491,
@@ -348,17 +371,30 @@ pub fn run(args: Args) -> Result<bool> {
         let _ = writeln!(w, "| {name} | {thesis} | {ours} | {} | {bound} |", ratio(&ours, thesis));
     }
     let _ = writeln!(w, "\nWithout the input-ready check (`aes_tight.bench`):\n");
-    let _ = writeln!(w, "| key | 1 block manual: write | compute | read | 5 blocks manual: process |\n|---|---:|---:|---:|---:|");
+    let _ = writeln!(
+        w,
+        "| key | 1 block manual: write | compute | read | 5 blocks manual: process |\n|---|---:|---:|---:|---:|"
+    );
     for key in [128, 192, 256] {
         let one = format!("ecb-{key}-1b");
         let five = format!("ecb-{key}-5b");
         let cfg = "encrypt per-block manual tight";
         let c = |p: &str| unmasked.raw("aes_tight", &one, cfg, p);
         let p5 = unmasked.raw("aes_tight", &five, "encrypt total manual tight", "process");
-        let _ = writeln!(w, "| {key} | {} | {} | {} | {p5} |", c("write"), c("compute"), c("read"));
+        let _ = writeln!(
+            w,
+            "| {key} | {} | {} | {} | {p5} |",
+            c("write"),
+            c("compute"),
+            c("read")
+        );
     }
     let _ = writeln!(w);
-    if let Some(micro) = unmasked.records.iter().find(|r| r["benchmark"] == "micro" && r["status"] == "ok") {
+    if let Some(micro) = unmasked
+        .records
+        .iter()
+        .find(|r| r["benchmark"] == "micro" && r["status"] == "ok")
+    {
         let phases: Vec<String> = micro["phases"]
             .as_object()
             .map(|m| m.iter().map(|(k, v)| format!("{k} {v}")).collect())

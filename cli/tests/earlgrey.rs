@@ -23,7 +23,11 @@ fn smoke_set_gives_verified_hardware_results_on_earlgrey_sim_unmasked() {
         .arg("benchmarks/smoke/smoke.bench")
         .output()
         .unwrap();
-    let log = format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+    let log = format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
     assert!(o.status.success(), "{log}");
     let records: Vec<Value> = std::fs::read_to_string(out.path().join("results.jsonl"))
         .unwrap()
