@@ -67,7 +67,8 @@ def generate(ot: Path):
         kind = "usize" if "Address" in c_name else "u32"
         clocks.append(f"pub const {rust_name}: {kind} = {value:#x};")
     status = (ot / "sw/device/lib/testing/test_status.h").read_text()
-    for c_name, rust_name in [("kTestStatusPassed", "TEST_STATUS_PASSED"), ("kTestStatusFailed", "TEST_STATUS_FAILED")]:
+    for c_name, rust_name in [("kTestStatusInTest", "TEST_STATUS_IN_TEST"), ("kTestStatusPassed", "TEST_STATUS_PASSED"),
+                              ("kTestStatusFailed", "TEST_STATUS_FAILED")]:
         m = re.search(rf"{c_name}\s*=\s*(0x[0-9a-fA-F]+)", status)
         clocks.append(f"pub const {rust_name}: u32 = {m.group(1)};")
     files["top_earlgrey.rs"] = (

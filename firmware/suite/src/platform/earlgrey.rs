@@ -119,14 +119,14 @@ impl Platform for EarlGrey {
     }
 
     fn stop(success: bool) -> ! {
-        let status = if success {
-            top::TEST_STATUS_PASSED
-        } else {
-            top::TEST_STATUS_FAILED
-        };
-        // SAFETY: the simulation's test-status address; a write ends the simulation. On an
-        // FPGA the address is unmapped RAM-free space and the CPU simply waits below.
-        unsafe { write_volatile(top::TEST_STATUS_ADDRESS as *mut u32, status) };
+        let status = if success { top::TEST_STATUS_PASSED } else { top::TEST_STATUS_FAILED };
+        let address = top::TEST_STATUS_ADDRESS as *mut u32;
+        // SAFETY: the simulation's test-status address; the testbench ends the simulation on a
+        // verdict written after "in test". On an FPGA the writes go nowhere and the CPU waits.
+        unsafe {
+            write_volatile(address, top::TEST_STATUS_IN_TEST);
+            write_volatile(address, status);
+        }
         loop {
             riscv::asm::wfi();
         }

@@ -39,5 +39,6 @@ pub const CLOCK_FREQ_CPU_HZ: u32 = 0x7a120;
 pub const CLOCK_FREQ_PERIPHERAL_HZ: u32 = 0x1e848;
 pub const UART_BAUDRATE: u32 = 0x1c20;
 pub const TEST_STATUS_ADDRESS: usize = 0x30000000;
+pub const TEST_STATUS_IN_TEST: u32 = 0x4354;
 pub const TEST_STATUS_PASSED: u32 = 0x900d;
 pub const TEST_STATUS_FAILED: u32 = 0xbaad;
