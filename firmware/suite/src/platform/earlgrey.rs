@@ -119,7 +119,11 @@ impl Platform for EarlGrey {
     }
 
     fn stop(success: bool) -> ! {
-        let status = if success { top::TEST_STATUS_PASSED } else { top::TEST_STATUS_FAILED };
+        let status = if success {
+            top::TEST_STATUS_PASSED
+        } else {
+            top::TEST_STATUS_FAILED
+        };
         let address = top::TEST_STATUS_ADDRESS as *mut u32;
         // SAFETY: the simulation's test-status address; the testbench ends the simulation on a
         // verdict written after "in test". On an FPGA the writes go nowhere and the CPU waits.
