@@ -437,8 +437,8 @@ pub fn run(args: Args) -> Result<bool> {
          masking changes neither initialisation nor the register transfers, but the masked \
          cipher's rounds are slower and no longer hidden behind the CPU's polling: one block's \
          compute phase roughly doubles or more and shows the key length, and five pipelined \
-         blocks cost about twice as much; the masked figures also vary from run to run because \
-         the masking PRNG's reseeding stalls the core at random points.\n"
+         blocks cost about twice as much. The masked figures also vary between identical requests \
+         (e.g. 658 to 747 cycles for five blocks); the cause was not analysed in this session.\n"
     );
 
     let _ = writeln!(w, "## Tool speed\n");
