@@ -3,6 +3,7 @@
 
 use core::fmt::Write;
 
+use cyclebench_modules::Comm;
 use cyclebench_protocol::wire::checksum;
 
 use crate::platform::{Current, Platform};
@@ -59,5 +60,3 @@ fn exception(frame: &riscv_rt::TrapFrame) -> ! {
         frame.ra
     ))
 }
-
-use cyclebench_modules::Comm;
