@@ -22,6 +22,7 @@ cargo clippy --workspace --all-targets --quiet -- -D warnings
 echo "== clippy (firmware workspace)"
 (cd firmware && cargo clippy --workspace --release --quiet --features cyclebench-suite/qemu-virt --target-dir "$fw_target_dir" -- -D warnings)
 (cd firmware && cargo clippy --release --quiet -p cyclebench-suite --features qemu-virt,selftest --target-dir "$fw_target_dir" -- -D warnings)
+(cd firmware && cargo clippy --release --quiet -p cyclebench-suite --features earlgrey,aes-unmasked --target-dir "$fw_target_dir" -- -D warnings)
 (cd firmware && cargo clippy --quiet -p cyclebench-datasets -p cyclebench-swcrypto -p cyclebench-modules --all-targets --target "$host" --target-dir "$fw_target_dir" -- -D warnings)
 
 echo "== firmware host tests (datasets against reference crates, CTR_DRBG against NIST)"
