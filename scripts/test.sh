@@ -32,7 +32,7 @@ echo "== host workspace tests (protocol, CLI, end to end on QEMU)"
 timeout 1200 cargo test --workspace --quiet
 
 echo "== Earl Grey model (built once, then cached in ~/.cache/cyclebench)"
-bash sim/earlgrey/build.sh unmasked > /dev/null
+bash sim/earlgrey/build.sh masked > /dev/null
 
 echo "== end to end on the Earl Grey model: smoke set, hardware results verified"
 timeout 1800 cargo test --quiet -p cyclebench --test earlgrey -- --ignored
