@@ -10,7 +10,8 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 use cyclebench_protocol::{
-    Benchmark, Granularity, Request, MAX_INIT_WAIT, MAX_REPETITIONS, MAX_RNG_BLOCKS, MAX_STATUS_PAD,
+    Benchmark, Granularity, LengthUnit, Primitive, Request, SoftwareBenchmark, MAX_INIT_WAIT, MAX_LIMBS,
+    MAX_REPETITIONS, MAX_RNG_BLOCKS, MAX_SOFTWARE_BYTES, MAX_STATUS_PAD,
 };
 use serde::Deserialize;
 
@@ -94,11 +95,28 @@ fn parse_action(line: &str) -> Result<Action, String> {
         }
     } else {
         serde_json::from_value(value).map_err(|e| {
-            format!("not a benchmark (one of \"aes\", \"rng_seeded\", \"rng_true_random\", \"hash\", \"micro\"): {e}")
+            format!("not a benchmark (one of \"aes\", \"rng_seeded\", \"rng_true_random\", \"hash\", \"micro\", \"software\"): {e}")
         })?
     };
     validate(&benchmark)?;
     Ok(Action::Request(Request::Benchmark(benchmark)))
+}
+
+fn software_length_error(s: &SoftwareBenchmark) -> String {
+    let name = s.primitive.name();
+    match s.primitive.length_unit() {
+        LengthUnit::Fixed => format!("{name} works on a fixed size: remove \"length\""),
+        LengthUnit::Bytes => format!("{name} needs \"length\": 1 to {MAX_SOFTWARE_BYTES} bytes"),
+        LengthUnit::Limbs
+            if matches!(
+                s.primitive,
+                Primitive::MpMulKaratsuba | Primitive::MpMulKaratsubaReduced
+            ) =>
+        {
+            format!("{name} needs \"length\": an even number of limbs, 2 to {MAX_LIMBS}")
+        }
+        LengthUnit::Limbs => format!("{name} needs \"length\": 2 to {MAX_LIMBS} limbs"),
+    }
 }
 
 /// Range checks the suite would also reject, caught here with a file:line.
@@ -123,6 +141,12 @@ fn validate(b: &Benchmark) -> Result<(), String> {
                 if a.granularity != Granularity::PerBlock {
                     return Err(String::from("status_pad needs \"granularity\": \"per_block\""));
                 }
+            }
+            None
+        }
+        Benchmark::Software(s) => {
+            if !s.primitive.accepts(s.length) {
+                return Err(software_length_error(s));
             }
             None
         }

@@ -8,8 +8,10 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use cyclebench_protocol::{
     Benchmark, BenchmarkResults, Check, Cycles, FifoTrace, HashAlgorithm, Hello, Implementation, ImplementationKind,
-    Measured, Module, Phases, Reply, Request,
+    LengthUnit, Measured, Module, Phases, Reply, Request,
 };
+
+use crate::firmware::symbols::Symbols;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -91,6 +93,18 @@ pub struct Record {
     pub cycles_per_byte: Option<f64>,
     /// FIFO observations of tracked hash runs.
     pub fifo: Option<FifoTrace>,
+    /// Software primitive, for software benchmarks (e.g. `chacha20`).
+    pub primitive: Option<String>,
+    /// Its implementation variant (`rust`, `rv32i`, `zbb`).
+    pub variant: Option<String>,
+    /// Limbs per operand, for multi-precision benchmarks.
+    pub limbs: Option<u32>,
+    /// Deepest stack use of the primitive's call, in bytes.
+    pub stack_bytes: Option<u32>,
+    /// Function the suite called, from the firmware's symbol table.
+    pub code_symbol: Option<String>,
+    /// Its code size in bytes (the function itself, not what it calls).
+    pub code_bytes: Option<u64>,
     /// Why a benchmark is unsupported.
     pub reason: Option<String>,
     /// What went wrong.
@@ -115,6 +129,8 @@ pub struct RecordContext<'a> {
     pub text: &'a str,
     /// Firmware revision.
     pub revision: &'a str,
+    /// Function symbols of the firmware, when the tool built or was given it.
+    pub symbols: Option<&'a Symbols>,
 }
 
 impl Record {
@@ -145,6 +161,12 @@ impl Record {
             bytes: None,
             cycles_per_byte: None,
             fifo: None,
+            primitive: None,
+            variant: None,
+            limbs: None,
+            stack_bytes: None,
+            code_symbol: None,
+            code_bytes: None,
             reason: None,
             error: None,
             firmware_revision: ctx.revision.to_owned(),
@@ -179,12 +201,12 @@ impl Record {
                 record.status = Status::Unsupported;
                 record.reason = Some(reason.clone());
             }
-            Reply::BenchmarkResults(BenchmarkResults::Measured(m)) => record.fill_measured(m),
+            Reply::BenchmarkResults(BenchmarkResults::Measured(m)) => record.fill_measured(m, ctx.symbols),
         }
         record
     }
 
-    fn fill_measured(&mut self, m: &Measured) {
+    fn fill_measured(&mut self, m: &Measured, symbols: Option<&Symbols>) {
         self.implementation = Some(String::from(match m.implementation {
             ImplementationKind::Hardware => "hardware",
             ImplementationKind::Software => "software",
@@ -218,8 +240,16 @@ impl Record {
         }
         self.statistics = (m.repetitions > 1).then_some(stats);
         self.total_cycles = Some(total);
-        if let Phases::Hash { fifo, .. } = &m.phases {
-            self.fifo = *fifo;
+        match &m.phases {
+            Phases::Hash { fifo, .. } => self.fifo = *fifo,
+            Phases::Software { stack_bytes, entry, .. } => {
+                self.stack_bytes = Some(*stack_bytes);
+                if let Some(f) = symbols.and_then(|s| s.at(u64::from(*entry))) {
+                    self.code_symbol = Some(f.name.clone());
+                    self.code_bytes = Some(f.size);
+                }
+            }
+            _ => {}
         }
         if let Some(bytes) = self.bytes.filter(|&b| b > 0) {
             self.cycles_per_byte = Some((total as f64 / bytes as f64 * 100.0).round() / 100.0);
@@ -286,6 +316,21 @@ fn describe_request(record: &mut Record, request: &Request, hello: Option<&Hello
             (Some(Module::Entropy), config, Some(16 * u64::from(r.blocks)))
         }
         Benchmark::Micro(_) => (None, String::from("instruction blocks"), None),
+        Benchmark::Software(s) => {
+            record.primitive = Some(s.primitive.name().to_owned());
+            record.variant = Some(s.variant.name().to_owned());
+            let mut config = format!("{} {}", s.primitive.name(), s.variant.name());
+            match (s.primitive.length_unit(), s.length) {
+                (LengthUnit::Bytes, Some(n)) => config.push_str(&format!(" {n} B")),
+                (LengthUnit::Limbs, Some(n)) => {
+                    record.limbs = Some(n);
+                    config.push_str(&format!(" {n} limbs"));
+                }
+                _ => {}
+            }
+            let bytes = s.primitive.bytes_processed(s.length).map(u64::from);
+            (None, config, bytes)
+        }
     };
     record.module = Some(module.map_or("cpu", Module::name).to_owned());
     record.config = Some(config);
@@ -325,7 +370,7 @@ pub struct ResultsWriter {
     csv: csv::Writer<File>,
 }
 
-const CSV_HEADER: [&str; 20] = [
+const CSV_HEADER: [&str; 24] = [
     "status",
     "target",
     "platform",
@@ -343,6 +388,10 @@ const CSV_HEADER: [&str; 20] = [
     "total_cycles",
     "bytes",
     "cycles_per_byte",
+    "primitive",
+    "variant",
+    "stack_bytes",
+    "code_bytes",
     "phases",
     "error",
     "firmware_revision",
@@ -385,6 +434,10 @@ impl ResultsWriter {
             opt(r.total_cycles.map(|n| n.to_string())),
             opt(r.bytes.map(|n| n.to_string())),
             opt(r.cycles_per_byte.map(|n| n.to_string())),
+            opt(r.primitive.clone()),
+            opt(r.variant.clone()),
+            opt(r.stack_bytes.map(|n| n.to_string())),
+            opt(r.code_bytes.map(|n| n.to_string())),
             phases.join(" "),
             opt(r.error.clone().or_else(|| r.reason.clone())),
             r.firmware_revision.clone(),

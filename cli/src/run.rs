@@ -11,6 +11,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::bench_file::{self, Action, Line};
 use crate::firmware;
+use crate::firmware::symbols::Symbols;
 use crate::records::{self, Record, ResultsWriter, Status};
 use crate::report;
 use crate::session::{RequestError, Session};
@@ -58,9 +59,19 @@ pub fn run(args: Args) -> Result<bool> {
     let connected = args
         .target
         .connect(false)
-        .and_then(|link| Session::connect(link, hello_timeout, timeout));
+        .and_then(|(link, elf)| Session::connect(link, hello_timeout, timeout).map(|session| (session, elf)));
     spinner.finish_and_clear();
-    let mut session = connected?;
+    let (mut session, elf) = connected?;
+    // Code sizes of software primitives come from the firmware's symbol table; without it
+    // (a board on --port) they are simply not reported.
+    let symbols = match elf.as_deref().map(Symbols::load) {
+        Some(Ok(symbols)) => Some(symbols),
+        Some(Err(e)) => {
+            eprintln!("warning: no code sizes: {e:#}");
+            None
+        }
+        None => None,
+    };
     let revision = if args.target.port.is_some() {
         String::from("external")
     } else {
@@ -100,7 +111,7 @@ pub fn run(args: Args) -> Result<bool> {
                     continue;
                 }
                 Line::Invalid { number, text, error } => {
-                    let ctx = context(&label, &session, &file, *number, text, &revision);
+                    let ctx = context(&label, &session, &file, *number, text, &revision, symbols.as_ref());
                     let error = format!("invalid line: {error}");
                     let record = Record::error(&ctx, None, error.clone());
                     (*number, text, record, serde_json::json!({ "host_error": error }))
@@ -117,7 +128,7 @@ pub fn run(args: Args) -> Result<bool> {
                         (None, Action::Request(r)) => session.request(r).map_err(|e| note_lost(e, &mut blocked)),
                         (None, Action::Raw(raw)) => session.send_raw(raw).map_err(|e| note_lost(e, &mut blocked)),
                     };
-                    let ctx = context(&label, &session, &file, *number, text, &revision);
+                    let ctx = context(&label, &session, &file, *number, text, &revision, symbols.as_ref());
                     match exchanged {
                         Ok(reply) => {
                             if matches!(&reply, Reply::Status(s) if s.state == SuiteState::Suspended) {
@@ -231,6 +242,7 @@ fn context<'a>(
     line: usize,
     text: &'a str,
     revision: &'a str,
+    symbols: Option<&'a Symbols>,
 ) -> records::RecordContext<'a> {
     records::RecordContext {
         target: label,
@@ -239,6 +251,7 @@ fn context<'a>(
         line,
         text,
         revision,
+        symbols,
     }
 }
 

@@ -25,7 +25,7 @@ fn closing_line(line: &str) -> Option<(u32, u32, u32)> {
 /// Runs the self-tests; `Ok(false)` when any failed.
 pub fn run(args: Args) -> Result<bool> {
     let (_, timeout) = args.target.timeouts()?;
-    let mut link = args.target.connect(true)?;
+    let (mut link, _) = args.target.connect(true)?;
     let start = Instant::now();
     loop {
         let Some(remaining) = timeout.checked_sub(start.elapsed()) else {

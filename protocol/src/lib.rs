@@ -37,3 +37,9 @@ pub const MAX_STATUS_PAD: u16 = 256;
 
 /// Longest unmeasured wait between RNG seeding and the first generate, in cycles.
 pub const MAX_INIT_WAIT: u32 = 1_000_000;
+
+/// Most bytes one software stream-cipher benchmark may process (the seed's 4096-byte figure).
+pub const MAX_SOFTWARE_BYTES: u32 = 4096;
+
+/// Most 32-bit limbs per operand of a multi-precision benchmark.
+pub const MAX_LIMBS: u32 = 32;

@@ -364,6 +364,15 @@ pub enum Phases {
         /// Ten iterations of a counted loop (taken branches).
         loop10: Cycles,
     },
+    /// A software primitive: one window around one call.
+    Software {
+        /// The call.
+        run: Cycles,
+        /// Deepest stack use of the call, in bytes (measured by painting the stack).
+        stack_bytes: u32,
+        /// Address of the function called, so the host can look up its code size in the ELF.
+        entry: u32,
+    },
 }
 
 impl Phases {
@@ -375,6 +384,7 @@ impl Phases {
             // Seeded and entropy-seeded generation share a shape.
             Self::Rng { .. } => None,
             Self::Micro { .. } => Some(BenchmarkKind::Micro),
+            Self::Software { .. } => Some(BenchmarkKind::Software),
         }
     }
 
@@ -461,6 +471,7 @@ impl Phases {
                 ("div", *div, 1),
                 ("loop10", *loop10, 1),
             ]),
+            Self::Software { run, .. } => fixed(&[("run", *run, 1)]),
         }
     }
 }

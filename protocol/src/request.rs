@@ -37,6 +37,9 @@ pub enum Benchmark {
     Hash(HashBenchmark),
     /// Fixed instruction sequences that characterise the CPU and the measurement itself.
     Micro(MicroBenchmark),
+    /// A software primitive (AES, ChaCha20, Keccak-f[1600], multi-precision arithmetic) on
+    /// the CPU, in one of its implementation variants.
+    Software(SoftwareBenchmark),
 }
 
 /// Which kind of benchmark a request or result belongs to.
@@ -54,6 +57,8 @@ pub enum BenchmarkKind {
     Hash,
     /// [`Benchmark::Micro`]
     Micro,
+    /// [`Benchmark::Software`]
+    Software,
 }
 
 impl BenchmarkKind {
@@ -65,6 +70,7 @@ impl BenchmarkKind {
             Self::RngTrueRandom => "rng_true_random",
             Self::Hash => "hash",
             Self::Micro => "micro",
+            Self::Software => "software",
         }
     }
 }
@@ -78,6 +84,7 @@ impl Benchmark {
             Self::RngTrueRandom(_) => BenchmarkKind::RngTrueRandom,
             Self::Hash(_) => BenchmarkKind::Hash,
             Self::Micro(_) => BenchmarkKind::Micro,
+            Self::Software(_) => BenchmarkKind::Software,
         }
     }
 
@@ -89,6 +96,7 @@ impl Benchmark {
             Self::RngTrueRandom(b) => b.repetitions,
             Self::Hash(b) => b.repetitions,
             Self::Micro(b) => b.repetitions,
+            Self::Software(b) => b.repetitions,
         };
         requested.unwrap_or(1)
     }
@@ -99,7 +107,7 @@ impl Benchmark {
             Self::Aes(b) => Some(&b.dataset),
             Self::RngSeeded(b) => Some(&b.dataset),
             Self::Hash(b) => Some(&b.dataset),
-            Self::RngTrueRandom(_) | Self::Micro(_) => None,
+            Self::RngTrueRandom(_) | Self::Micro(_) | Self::Software(_) => None,
         }
     }
 }
@@ -253,6 +261,178 @@ pub struct HashBenchmark {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 pub struct MicroBenchmark {
+    /// Repetitions (default 1).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub repetitions: Option<u16>,
+}
+
+/// A software primitive the suite can time (seed 2's study, plus its key schedules).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum Primitive {
+    /// Table-based AES-128 key expansion.
+    AesTableKeySchedule,
+    /// Table-based AES-128 encryption of one 16-byte block.
+    AesTableEncrypt,
+    /// Bitsliced AES-128 key expansion into the bitsliced round-key format.
+    AesBitslicedKeySchedule,
+    /// Bitsliced AES-128-CTR (two blocks in parallel) over `length` bytes.
+    AesBitslicedCtr,
+    /// ChaCha20 over `length` bytes.
+    Chacha20,
+    /// One Keccak-f[1600] permutation of the 200-byte state.
+    KeccakF1600,
+    /// Addition of two `length`-limb integers in radix 2^32 with explicit carries.
+    MpAddFull,
+    /// Limb-wise addition of two `length`-limb integers in a reduced radix (no carries).
+    MpAddReduced,
+    /// Schoolbook multiplication of two `length`-limb integers, radix 2^32.
+    MpMulSchoolbook,
+    /// Schoolbook multiplication in a reduced radix.
+    MpMulSchoolbookReduced,
+    /// One level of subtractive Karatsuba, radix 2^32 (`length` even).
+    MpMulKaratsuba,
+    /// One level of subtractive Karatsuba in a reduced radix (`length` even).
+    MpMulKaratsubaReduced,
+}
+
+/// What a software benchmark's `length` counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LengthUnit {
+    /// The primitive works on a fixed size; no length is given.
+    Fixed,
+    /// Bytes of input, 1 to [`crate::MAX_SOFTWARE_BYTES`].
+    Bytes,
+    /// 32-bit limbs per operand, 2 to [`crate::MAX_LIMBS`].
+    Limbs,
+}
+
+impl Primitive {
+    /// Every primitive, in report order.
+    pub const ALL: [Primitive; 12] = [
+        Self::AesTableKeySchedule,
+        Self::AesTableEncrypt,
+        Self::AesBitslicedKeySchedule,
+        Self::AesBitslicedCtr,
+        Self::Chacha20,
+        Self::KeccakF1600,
+        Self::MpAddFull,
+        Self::MpAddReduced,
+        Self::MpMulSchoolbook,
+        Self::MpMulSchoolbookReduced,
+        Self::MpMulKaratsuba,
+        Self::MpMulKaratsubaReduced,
+    ];
+
+    /// Stable name, as on the wire and in results files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::AesTableKeySchedule => "aes-table-ks",
+            Self::AesTableEncrypt => "aes-table",
+            Self::AesBitslicedKeySchedule => "aes-bs-ks",
+            Self::AesBitslicedCtr => "aes-bs-ctr",
+            Self::Chacha20 => "chacha20",
+            Self::KeccakF1600 => "keccak-f1600",
+            Self::MpAddFull => "mp-add",
+            Self::MpAddReduced => "mp-add-reduced",
+            Self::MpMulSchoolbook => "mp-mul",
+            Self::MpMulSchoolbookReduced => "mp-mul-reduced",
+            Self::MpMulKaratsuba => "mp-karatsuba",
+            Self::MpMulKaratsubaReduced => "mp-karatsuba-reduced",
+        }
+    }
+
+    /// The primitive called `name`.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|p| p.name() == name)
+    }
+
+    /// What `length` counts for this primitive.
+    pub fn length_unit(self) -> LengthUnit {
+        match self {
+            Self::AesBitslicedCtr | Self::Chacha20 => LengthUnit::Bytes,
+            Self::MpAddFull
+            | Self::MpAddReduced
+            | Self::MpMulSchoolbook
+            | Self::MpMulSchoolbookReduced
+            | Self::MpMulKaratsuba
+            | Self::MpMulKaratsubaReduced => LengthUnit::Limbs,
+            Self::AesTableKeySchedule | Self::AesTableEncrypt | Self::AesBitslicedKeySchedule | Self::KeccakF1600 => {
+                LengthUnit::Fixed
+            }
+        }
+    }
+
+    /// Whether `length` is acceptable for this primitive (`None` for fixed-size ones).
+    pub fn accepts(self, length: Option<u32>) -> bool {
+        match (self.length_unit(), length) {
+            (LengthUnit::Fixed, None) => true,
+            (LengthUnit::Bytes, Some(n)) => (1..=crate::MAX_SOFTWARE_BYTES).contains(&n),
+            (LengthUnit::Limbs, Some(n)) => {
+                let even = !matches!(self, Self::MpMulKaratsuba | Self::MpMulKaratsubaReduced) || n % 2 == 0;
+                (2..=crate::MAX_LIMBS).contains(&n) && even
+            }
+            _ => false,
+        }
+    }
+
+    /// Bytes of data one run processes, where cycles per byte mean something (the seed's
+    /// Table 1 divides by 16 for a table-AES block and by 200 for Keccak-f's state).
+    pub fn bytes_processed(self, length: Option<u32>) -> Option<u32> {
+        match self {
+            Self::AesTableEncrypt => Some(16),
+            Self::KeccakF1600 => Some(200),
+            Self::AesBitslicedCtr | Self::Chacha20 => length,
+            _ => None,
+        }
+    }
+}
+
+/// Implementation variant of a software primitive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum SoftwareVariant {
+    /// Portable Rust, compiled for the platform's ISA.
+    Rust,
+    /// Hand-written RV32I(M) assembly.
+    Rv32i,
+    /// Hand-written assembly using the Zbb bit-manipulation extension.
+    Zbb,
+}
+
+impl SoftwareVariant {
+    /// Every variant.
+    pub const ALL: [SoftwareVariant; 3] = [Self::Rust, Self::Rv32i, Self::Zbb];
+
+    /// Stable name, as on the wire and in results files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Rust => "rust",
+            Self::Rv32i => "rv32i",
+            Self::Zbb => "zbb",
+        }
+    }
+
+    /// The variant called `name`.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|v| v.name() == name)
+    }
+}
+
+/// Software primitive benchmark request.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
+pub struct SoftwareBenchmark {
+    /// What to run.
+    pub primitive: Primitive,
+    /// Which implementation of it.
+    pub variant: SoftwareVariant,
+    /// Bytes or limbs (see [`Primitive::length_unit`]); absent for fixed-size primitives.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub length: Option<u32>,
     /// Repetitions (default 1).
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub repetitions: Option<u16>,

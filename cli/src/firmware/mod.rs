@@ -1,6 +1,7 @@
 //! Building the suite firmware for a platform, and naming the revision it was built from.
 
 pub mod memory_image;
+pub mod symbols;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -15,9 +16,10 @@ pub fn repo_root() -> PathBuf {
         .unwrap_or_default()
 }
 
-/// Builds the suite with `features` (e.g. `qemu-virt`, `earlgrey,aes-unmasked`), optionally
+/// Builds the suite with `features` (e.g. `qemu-virt`, `earlgrey,aes-unmasked`), for a core
+/// with Zbb when `zbb` (the compiler may then use rotations in portable code too), optionally
 /// as the self-test build, and returns the ELF. Cargo makes this a no-op when nothing changed.
-pub fn build(features: &str, selftest: bool) -> Result<PathBuf> {
+pub fn build(features: &str, zbb: bool, selftest: bool) -> Result<PathBuf> {
     let root = repo_root();
     let manifest = root.join("firmware/Cargo.toml");
     if !manifest.exists() {
@@ -27,14 +29,24 @@ pub fn build(features: &str, selftest: bool) -> Result<PathBuf> {
         );
     }
     let variant = if selftest { "selftest" } else { "suite" };
+    let isa = if zbb { "-zbb" } else { "" };
     let target_dir = root
         .join("target/firmware")
-        .join(format!("{}-{variant}", features.replace(',', "+")));
+        .join(format!("{}{isa}-{variant}", features.replace(',', "+")));
     let mut features = String::from(features);
     if selftest {
         features.push_str(",selftest");
     }
-    let output = Command::new(std::env::var("CARGO").unwrap_or_else(|_| String::from("cargo")))
+    let mut cargo = Command::new(std::env::var("CARGO").unwrap_or_else(|_| String::from("cargo")));
+    if zbb {
+        // Arrays given with --config are appended to the ones in .cargo/config.toml, so the
+        // linker script arguments there stay.
+        cargo.args([
+            "--config",
+            "target.riscv32imc-unknown-none-elf.rustflags=[\"-C\", \"target-feature=+zbb\"]",
+        ]);
+    }
+    let output = cargo
         .current_dir(root.join("firmware"))
         .args([
             "build",

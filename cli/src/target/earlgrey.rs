@@ -2,14 +2,13 @@
 //! `sim/earlgrey/build.sh` (cached under ~/.cache/cyclebench) and started with the suite in
 //! its ROM and flash.
 
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 
-use crate::firmware::{self, memory_image};
+use crate::firmware::memory_image;
 use crate::link::{self, Link};
 
 /// The memories the suite's ELF is split into (hw/top_earlgrey/sw/autogen/top_earlgrey.h).
@@ -35,37 +34,7 @@ const START_TIMEOUT: Duration = Duration::from_secs(120);
 /// Returns the model for `config` (`masked` or `unmasked`), building it first if the cache
 /// has none. The build takes 10–15 minutes on two cores; its progress is shown.
 pub fn model(config: &str) -> Result<PathBuf> {
-    let script = firmware::repo_root().join("sim/earlgrey/build.sh");
-    let start = Instant::now();
-    let mut child = Command::new("bash")
-        .arg(&script)
-        .arg(config)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .with_context(|| format!("running {}", script.display()))?;
-    let stdout = child.stdout.take().context("build script stdout")?;
-    let last = BufReader::new(stdout)
-        .lines()
-        .map_while(Result::ok)
-        .filter(|l| !l.trim().is_empty())
-        .last();
-    let status = child.wait()?;
-    if !status.success() {
-        bail!("building the Earl Grey model ({config}) failed ({status}); see the messages above");
-    }
-    let path = PathBuf::from(last.context("the model build printed no model path")?.trim());
-    if !path.is_file() {
-        bail!("the model build reported {} but it does not exist", path.display());
-    }
-    if start.elapsed() > Duration::from_secs(10) {
-        eprintln!(
-            "Earl Grey model ({config}) ready after {:.0} s: {}",
-            start.elapsed().as_secs_f64(),
-            path.display()
-        );
-    }
-    Ok(path)
+    super::model::build("sim/earlgrey/build.sh", config, "Earl Grey model")
 }
 
 /// Starts the model with `elf` loaded: the suite's ROM jump into ROM, the rest into flash.

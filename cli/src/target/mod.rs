@@ -1,6 +1,8 @@
 //! Targets: what `--target` / `--port` name, and how to start or reach them.
 
 mod earlgrey;
+mod ibex;
+mod model;
 mod qemu;
 
 use std::path::PathBuf;
@@ -17,6 +19,12 @@ use crate::link::{self, Link};
 pub enum TargetName {
     /// QEMU `virt` (functional only, not cycle-accurate; software modules).
     QemuVirt,
+    /// QEMU `virt` with the Zbb extension, firmware built for it (functional only).
+    QemuVirtZbb,
+    /// Cycle-accurate Ibex core (RV32IMC, as in Earl Grey) with RAM and a host link.
+    IbexSim,
+    /// Cycle-accurate Ibex core with bit manipulation (Zbb: rotations, and-not).
+    IbexSimZbb,
     /// OpenTitan Earl Grey Verilator model, the snapshot's default (AES masked).
     EarlgreySim,
     /// OpenTitan Earl Grey Verilator model with AES masking off (as the thesis measured).
@@ -28,6 +36,9 @@ impl TargetName {
     pub fn name(self) -> &'static str {
         match self {
             Self::QemuVirt => "qemu-virt",
+            Self::QemuVirtZbb => "qemu-virt-zbb",
+            Self::IbexSim => "ibex-sim",
+            Self::IbexSimZbb => "ibex-sim-zbb",
             Self::EarlgreySim => "earlgrey-sim",
             Self::EarlgreySimUnmasked => "earlgrey-sim-unmasked",
         }
@@ -36,17 +47,26 @@ impl TargetName {
     /// The suite's cargo features for this target.
     fn suite_features(self) -> &'static str {
         match self {
-            Self::QemuVirt => "qemu-virt",
+            Self::QemuVirt | Self::QemuVirtZbb => "qemu-virt",
+            Self::IbexSim | Self::IbexSimZbb => "ibex-sim",
             Self::EarlgreySim => "earlgrey",
             Self::EarlgreySimUnmasked => "earlgrey,aes-unmasked",
         }
+    }
+
+    /// Whether the firmware is compiled for (and the core executes) Zbb.
+    fn zbb(self) -> bool {
+        matches!(self, Self::QemuVirtZbb | Self::IbexSimZbb)
     }
 
     /// Default waits: a simulated chip at ~10 k cycles/s with a 7200-baud UART needs minutes
     /// where QEMU needs a fraction of a second.
     fn default_timeouts(self) -> (f64, f64) {
         match self {
-            Self::QemuVirt => (30.0, 120.0),
+            Self::QemuVirt | Self::QemuVirtZbb => (30.0, 120.0),
+            // ~0.4 M cycles/s: the longest software benchmark (4096 bytes, 255 repetitions)
+            // is about 1.5e8 cycles.
+            Self::IbexSim | Self::IbexSimZbb => (60.0, 900.0),
             Self::EarlgreySim | Self::EarlgreySimUnmasked => (300.0, 900.0),
         }
     }
@@ -107,29 +127,34 @@ impl TargetArgs {
         Ok(Duration::from_secs_f64(seconds))
     }
 
-    /// Starts (or opens) the target. `selftest` selects the self-test firmware.
-    pub fn connect(&self, selftest: bool) -> Result<Link> {
+    /// Starts (or opens) the target. `selftest` selects the self-test firmware. Returns the
+    /// link and the suite's ELF, when known (not for `--port` without `--firmware`).
+    pub fn connect(&self, selftest: bool) -> Result<(Link, Option<PathBuf>)> {
         if let Some(port) = &self.port {
-            return link::open_serial(port, self.baud);
+            return Ok((link::open_serial(port, self.baud)?, self.firmware.clone()));
         }
         let target = self.target_name();
         // The model first: its build is the long step, and fails without touching firmware.
         let model = match target {
-            TargetName::QemuVirt => None,
+            TargetName::QemuVirt | TargetName::QemuVirtZbb => None,
+            TargetName::IbexSim => Some(ibex::model("rv32imc")?),
+            TargetName::IbexSimZbb => Some(ibex::model("zbb")?),
             TargetName::EarlgreySim => Some(earlgrey::model("masked")?),
             TargetName::EarlgreySimUnmasked => Some(earlgrey::model("unmasked")?),
         };
         let elf = match &self.firmware {
             Some(elf) if elf.exists() => elf.clone(),
             Some(elf) => bail!("firmware {} does not exist", elf.display()),
-            None => firmware::build(target.suite_features(), selftest)?,
+            None => firmware::build(target.suite_features(), target.zbb(), selftest)?,
         };
-        match model {
-            None => qemu::start(&elf),
-            Some(model) => {
+        let link = match (target, model) {
+            (TargetName::QemuVirt | TargetName::QemuVirtZbb, _) | (_, None) => qemu::start(&elf, target.zbb())?,
+            (TargetName::IbexSim | TargetName::IbexSimZbb, Some(model)) => ibex::start(&model, &elf)?,
+            (TargetName::EarlgreySim | TargetName::EarlgreySimUnmasked, Some(model)) => {
                 let work = firmware::repo_root().join("target/sim").join(target.name());
-                earlgrey::start(&model, &elf, &work)
+                earlgrey::start(&model, &elf, &work)?
             }
-        }
+        };
+        Ok((link, Some(elf)))
     }
 }

@@ -7,6 +7,7 @@
 mod aes;
 mod hash;
 mod rng;
+pub mod software;
 
 pub use aes::{AesDataset, AesDatasetMode, AesKeyBits, AES};
 pub use hash::{HashDataset, HASH};

@@ -2,6 +2,7 @@
 //! at the end of its file, so nothing outside the driver touches a register.
 #![no_std]
 
+pub mod hostlink;
 pub mod mmio;
 pub mod ns16550;
 pub mod opentitan;

@@ -11,6 +11,7 @@
 //!   SHAPE aesb:  INIT WRITE COMPUTE READ DEINIT BLOCKS
 //!   SHAPE rng:   INIT (GENERATE READ)*
 //!   SHAPE micro: EMPTY NOP NOP10 ADD10 LOAD10 STORE10 MUL10 DIV LOOP10
+//!   SHAPE sw:    RUN STACK_BYTES ENTRY
 //! ```
 
 use alloc::string::String;
@@ -35,12 +36,13 @@ const ERROR_KINDS: [(ErrorKind, &str); 8] = [
     (ErrorKind::Panic, "panic"),
 ];
 
-const KINDS: [(BenchmarkKind, &str); 5] = [
+const KINDS: [(BenchmarkKind, &str); 6] = [
     (BenchmarkKind::Aes, "aes"),
     (BenchmarkKind::RngSeeded, "rng"),
     (BenchmarkKind::RngTrueRandom, "trng"),
     (BenchmarkKind::Hash, "hash"),
     (BenchmarkKind::Micro, "micro"),
+    (BenchmarkKind::Software, "sw"),
 ];
 
 fn name_of<T: PartialEq + Copy>(table: &[(T, &'static str)], value: T) -> &'static str {
@@ -201,6 +203,15 @@ fn encode_measured(out: &mut String, m: &Measured) {
             out.push_str(" micro");
             all(out, &[empty, nop, nop10, add10, load10, store10, mul10, div, loop10]);
         }
+        Phases::Software {
+            run,
+            stack_bytes,
+            entry,
+        } => {
+            out.push_str(" sw");
+            cycles::encode(out, run);
+            let _ = write!(out, " {stack_bytes} {entry}");
+        }
     }
 }
 
@@ -354,6 +365,11 @@ fn decode_measured(mut t: Tokens<'_>) -> Result<Measured, WireError> {
             mul10: c(&mut t)?,
             div: c(&mut t)?,
             loop10: c(&mut t)?,
+        },
+        "sw" => Phases::Software {
+            run: c(&mut t)?,
+            stack_bytes: t.number("stack bytes")?,
+            entry: t.number("entry address")?,
         },
         _ => return Err(WireError::Malformed("result shape")),
     };

@@ -7,6 +7,7 @@
 //! B trng BLOCKS [wWAIT] [xREPS]
 //! B hash 2|3 DATASET a|t -|f [xREPS]            api-conform/tight, fifo tracking off/on
 //! B micro [xREPS]
+//! B sw PRIMITIVE VARIANT [lLENGTH] [xREPS]        e.g. `B sw chacha20 rv32i l4096 x5`
 //! ```
 
 use alloc::string::String;
@@ -15,8 +16,8 @@ use core::fmt::Write;
 use super::{frame, parse_number, tokens, unframe, Tokens, WireError};
 use crate::{
     AesBenchmark, Benchmark, DatasetId, Direction, Granularity, HashAlgorithm, HashBenchmark, HashStyle,
-    MicroBenchmark, Request, RngSeededBenchmark, RngTrueRandomBenchmark, Trigger, MAX_INIT_WAIT, MAX_REPETITIONS,
-    MAX_RNG_BLOCKS, MAX_STATUS_PAD,
+    MicroBenchmark, Primitive, Request, RngSeededBenchmark, RngTrueRandomBenchmark, SoftwareBenchmark, SoftwareVariant,
+    Trigger, MAX_INIT_WAIT, MAX_REPETITIONS, MAX_RNG_BLOCKS, MAX_STATUS_PAD,
 };
 
 /// Optional trailing `<letter><number>` tokens, encoded in this order.
@@ -24,6 +25,7 @@ use crate::{
 struct Options {
     pad: Option<u16>,
     wait: Option<u32>,
+    length: Option<u32>,
     repetitions: Option<u16>,
 }
 
@@ -35,6 +37,9 @@ impl Options {
         }
         if let Some(w) = self.wait {
             let _ = write!(out, " w{w}");
+        }
+        if let Some(l) = self.length {
+            let _ = write!(out, " l{l}");
         }
         if let Some(n) = self.repetitions {
             let _ = write!(out, " x{n}");
@@ -49,7 +54,7 @@ impl Options {
         while let Some(token) = t.optional()? {
             let mut chars = token.chars();
             let letter = chars.next().unwrap_or(' ');
-            let rank = "pwx".find(letter).ok_or(WireError::Malformed("unknown option"))? + 1;
+            let rank = "pwlx".find(letter).ok_or(WireError::Malformed("unknown option"))? + 1;
             if !allowed.contains(letter) || rank <= last {
                 return Err(WireError::Malformed("option not allowed here or out of order"));
             }
@@ -70,6 +75,7 @@ impl Options {
                     }
                     options.wait = Some(wait);
                 }
+                'l' => options.length = Some(parse_number(number, "length")?),
                 _ => {
                     let n: u16 = parse_number(number, "repetitions")?;
                     if n == 0 || n > MAX_REPETITIONS {
@@ -106,24 +112,24 @@ pub fn encode_request(request: &Request) -> String {
                     );
                     Options {
                         pad: a.status_pad,
-                        wait: None,
                         repetitions: a.repetitions,
+                        ..Options::default()
                     }
                 }
                 Benchmark::RngSeeded(r) => {
                     let _ = write!(out, "B rng {}", r.dataset);
                     Options {
-                        pad: None,
                         wait: r.init_wait,
                         repetitions: r.repetitions,
+                        ..Options::default()
                     }
                 }
                 Benchmark::RngTrueRandom(r) => {
                     let _ = write!(out, "B trng {}", r.blocks);
                     Options {
-                        pad: None,
                         wait: r.init_wait,
                         repetitions: r.repetitions,
+                        ..Options::default()
                     }
                 }
                 Benchmark::Hash(h) => {
@@ -144,6 +150,14 @@ pub fn encode_request(request: &Request) -> String {
                     out.push_str("B micro");
                     Options {
                         repetitions: m.repetitions,
+                        ..Options::default()
+                    }
+                }
+                Benchmark::Software(s) => {
+                    let _ = write!(out, "B sw {} {}", s.primitive.name(), s.variant.name());
+                    Options {
+                        length: s.length,
+                        repetitions: s.repetitions,
                         ..Options::default()
                     }
                 }
@@ -258,6 +272,24 @@ fn decode_benchmark(mut t: Tokens<'_>) -> Result<Benchmark, WireError> {
         "micro" => Benchmark::Micro(MicroBenchmark {
             repetitions: Options::decode(&mut t, "x")?.repetitions,
         }),
+        "sw" => {
+            let primitive =
+                Primitive::from_name(t.next("primitive")?).ok_or(WireError::Malformed("unknown primitive"))?;
+            let variant =
+                SoftwareVariant::from_name(t.next("variant")?).ok_or(WireError::Malformed("unknown variant"))?;
+            let o = Options::decode(&mut t, "lx")?;
+            if !primitive.accepts(o.length) {
+                return Err(WireError::Malformed(
+                    "length missing, not allowed or out of range for this primitive",
+                ));
+            }
+            Benchmark::Software(SoftwareBenchmark {
+                primitive,
+                variant,
+                length: o.length,
+                repetitions: o.repetitions,
+            })
+        }
         _ => return Err(WireError::Malformed("unknown benchmark kind")),
     };
     t.end()?;

@@ -68,6 +68,21 @@ fn every_request() -> Vec<Request> {
         repetitions: Some(7),
     })));
     all.push(Request::Benchmark(Benchmark::Micro(MicroBenchmark::default())));
+    for primitive in Primitive::ALL {
+        let length = match primitive.length_unit() {
+            LengthUnit::Fixed => None,
+            LengthUnit::Bytes => Some(MAX_SOFTWARE_BYTES),
+            LengthUnit::Limbs => Some(2),
+        };
+        for variant in SoftwareVariant::ALL {
+            all.push(Request::Benchmark(Benchmark::Software(SoftwareBenchmark {
+                primitive,
+                variant,
+                length,
+                repetitions: Some(3),
+            })));
+        }
+    }
     all
 }
 
@@ -208,6 +223,14 @@ fn every_reply() -> Vec<Reply> {
             },
             1,
         ),
+        measured(
+            Phases::Software {
+                run: stats(114_365),
+                stack_bytes: 40,
+                entry: u32::MAX,
+            },
+            9,
+        ),
     ]
 }
 
@@ -281,6 +304,16 @@ fn rejects_out_of_range_parameters() {
         "B micro 5",
         "B rng BAD",
         "B hash 4 m a -",
+        "B sw chacha20 rust",
+        "B sw chacha20 rust l0",
+        "B sw chacha20 rust l4097",
+        "B sw keccak-f1600 rv32i l200",
+        "B sw mp-add rv32i l1",
+        "B sw mp-add rv32i l33",
+        "B sw mp-karatsuba zbb l7",
+        "B sw chacha20 asm l64",
+        "B sw sha1 rust",
+        "B sw chacha20 rust x2 l64",
     ] {
         let line = frame(String::from(payload));
         assert!(
