@@ -164,6 +164,27 @@ mod tests {
     use cyclebench_protocol::{HashAlgorithm, HashStyle};
 
     #[test]
+    fn every_shipped_benchmark_file_parses() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../benchmarks");
+        let mut dirs = vec![root];
+        let mut checked = 0;
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir).expect("benchmarks directory") {
+                let path = entry.expect("directory entry").path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if path.extension().is_some_and(|e| e == "bench") {
+                    let lines = read(&path).expect("readable");
+                    let invalid: Vec<_> = lines.iter().filter(|l| matches!(l, Line::Invalid { .. })).collect();
+                    assert!(invalid.is_empty(), "{}: {invalid:?}", path.display());
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked >= 10, "only {checked} benchmark files found");
+    }
+
+    #[test]
     fn parses_every_line_kind() {
         let text = "# sha\n\n{\"hash\": {\"algorithm\": \"sha2\", \"dataset\": \"abc\", \"style\": \"tight\"}}\n\"suspend\"\n{\"raw_line\": \"x\"}\nnonsense\n";
         let lines = parse(text);

@@ -266,34 +266,46 @@ pub struct MicroBenchmark {
     pub repetitions: Option<u16>,
 }
 
-/// A software primitive the suite can time (seed 2's study, plus its key schedules).
+/// A software primitive the suite can time (seed 2's study, plus its key schedules). Its
+/// JSON name is its wire name ([`Primitive::name`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Primitive {
     /// Table-based AES-128 key expansion.
+    #[cfg_attr(feature = "serde", serde(rename = "aes-table-ks"))]
     AesTableKeySchedule,
     /// Table-based AES-128 encryption of one 16-byte block.
+    #[cfg_attr(feature = "serde", serde(rename = "aes-table"))]
     AesTableEncrypt,
     /// Bitsliced AES-128 key expansion into the bitsliced round-key format.
+    #[cfg_attr(feature = "serde", serde(rename = "aes-bs-ks"))]
     AesBitslicedKeySchedule,
     /// Bitsliced AES-128-CTR (two blocks in parallel) over `length` bytes.
+    #[cfg_attr(feature = "serde", serde(rename = "aes-bs-ctr"))]
     AesBitslicedCtr,
     /// ChaCha20 over `length` bytes.
+    #[cfg_attr(feature = "serde", serde(rename = "chacha20"))]
     Chacha20,
     /// One Keccak-f[1600] permutation of the 200-byte state.
+    #[cfg_attr(feature = "serde", serde(rename = "keccak-f1600"))]
     KeccakF1600,
     /// Addition of two `length`-limb integers in radix 2^32 with explicit carries.
+    #[cfg_attr(feature = "serde", serde(rename = "mp-add"))]
     MpAddFull,
     /// Limb-wise addition of two `length`-limb integers in a reduced radix (no carries).
+    #[cfg_attr(feature = "serde", serde(rename = "mp-add-reduced"))]
     MpAddReduced,
     /// Schoolbook multiplication of two `length`-limb integers, radix 2^32.
+    #[cfg_attr(feature = "serde", serde(rename = "mp-mul"))]
     MpMulSchoolbook,
     /// Schoolbook multiplication in a reduced radix.
+    #[cfg_attr(feature = "serde", serde(rename = "mp-mul-reduced"))]
     MpMulSchoolbookReduced,
     /// One level of subtractive Karatsuba, radix 2^32 (`length` even).
+    #[cfg_attr(feature = "serde", serde(rename = "mp-karatsuba"))]
     MpMulKaratsuba,
     /// One level of subtractive Karatsuba in a reduced radix (`length` even).
+    #[cfg_attr(feature = "serde", serde(rename = "mp-karatsuba-reduced"))]
     MpMulKaratsubaReduced,
 }
 
@@ -436,4 +448,20 @@ pub struct SoftwareBenchmark {
     /// Repetitions (default 1).
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub repetitions: Option<u16>,
+}
+
+#[cfg(all(test, feature = "serde"))]
+mod tests {
+    extern crate std;
+    use super::*;
+
+    #[test]
+    fn json_names_are_wire_names() {
+        for p in Primitive::ALL {
+            assert_eq!(serde_json::to_value(p).unwrap(), p.name(), "{p:?}");
+        }
+        for v in SoftwareVariant::ALL {
+            assert_eq!(serde_json::to_value(v).unwrap(), v.name(), "{v:?}");
+        }
+    }
 }
