@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# Builds cyclebench's cycle-accurate Ibex simulator (Verilator model of rtl/ibex_sim.sv with the
+# C++ driver cpp/ibex_sim_main.cc) from the Ibex sources that PyPI ships as
+# pythondata-cpu-ibex 0.0.post2937, with Debian's Verilator, and caches it.
+#
+# Usage: sim/ibex/build.sh [rv32imc|zbb]     (default: rv32imc)
+#
+# Prints the path of the simulator binary as the last line of stdout; progress goes to stderr.
+# A second run that finds the cached binary prints the path at once and builds nothing.
+# The cache lives under ~/.cache/cyclebench (override with CYCLEBENCH_CACHE). A build from
+# nothing takes about half a minute on 2 cores, plus the first download of the Python package.
+# CYCLEBENCH_JOBS sets the compile parallelism (default 2).
+set -euo pipefail
+
+usage() {
+  sed -n '2,12s/^# \{0,1\}//p' "$0" >&2
+  exit "$1"
+}
+
+config="${1:-rv32imc}"
+case "$config" in
+  rv32imc) rv32b="ibex_pkg::RV32BNone" ;;
+  # Zba, Zbb, Zbs (+ Zbf, Zbt). rol/ror/rori take 2 cycles in every RV32B variant of this Ibex,
+  # so the smallest one that has them is used; see README.md.
+  zbb) rv32b="ibex_pkg::RV32BBalanced" ;;
+  -h | --help) usage 0 ;;
+  *) echo "build.sh: unknown configuration '$config'" >&2; usage 2 ;;
+esac
+rv32m="ibex_pkg::RV32MFast"
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+cache="${CYCLEBENCH_CACHE:-$HOME/.cache/cyclebench}"
+jobs="${CYCLEBENCH_JOBS:-2}"
+ibex_version="0.0.post2937"
+venv="$cache/venv-ibex"
+python_packages=("pythondata-cpu-ibex==$ibex_version")
+# Verilator 5 and a C++ toolchain for the model, python3-venv for the venv above.
+debian_packages=(verilator g++ make python3-venv)
+
+# The cache key: Ibex version, configuration and a hash of everything that decides what gets
+# built (this script, the testbench RTL and the C++ driver).
+recipe_hash="$(cd "$here" && { echo build.sh; find rtl cpp -type f | LC_ALL=C sort; } |
+  xargs sha256sum | sha256sum | cut -c1-12)"
+key="$ibex_version-$config-$recipe_hash"
+out="$cache/ibex/$key"
+sim="$out/Vibex_sim"
+
+# Fast path: the directory is put in place (renamed) only when the build is complete.
+if [ -x "$sim" ]; then
+  echo "$sim"
+  exit 0
+fi
+
+log() { echo "ibex-build: $*" >&2; }
+
+mkdir -p "$cache/ibex"
+# One build at a time (any configuration): a second caller waits, then finds the binary.
+exec 9>"$cache/ibex/build.lock"
+if ! flock -n 9; then
+  log "another Ibex build is running; waiting for it to finish"
+  flock 9
+fi
+if [ -x "$sim" ]; then
+  echo "$sim"
+  exit 0
+fi
+
+start_all=$SECONDS
+work="$cache/ibex/$key.tmp"
+rm -rf "$work"
+mkdir -p "$work/logs"
+log "building the Ibex simulator, configuration '$config' (key $key); logs in $work/logs"
+
+# Runs one step with its output in a log; on failure shows the log's tail.
+#   step NAME LOGFILE COMMAND...
+step() {
+  local name="$1" logfile="$work/logs/$2"
+  shift 2
+  local t0=$SECONDS
+  log "$name ..."
+  if ! "$@" >"$logfile" 2>&1; then
+    log "FAILED: $name; last lines of $logfile:"
+    tail -n 30 "$logfile" >&2
+    exit 1
+  fi
+  log "$name done in $((SECONDS - t0)) s"
+}
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+# 1. Debian packages.
+missing=()
+for p in "${debian_packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+install_debian_packages() {
+  as_root apt-get update &&
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}"
+}
+if [ "${#missing[@]}" -gt 0 ]; then
+  step "installing Debian packages: ${missing[*]}" apt.log install_debian_packages
+fi
+
+# 2. Python venv holding the Ibex sources. A stamp with the package list makes a change of pin
+# reinstall; otherwise the venv is reused.
+venv_stamp="$venv/cyclebench-packages.txt"
+make_venv() {
+  /usr/bin/python3 -m venv "$venv" &&
+    "$venv/bin/pip" install --disable-pip-version-check "${python_packages[@]}"
+}
+if [ ! -f "$venv_stamp" ] || [ "$(cat "$venv_stamp")" != "${python_packages[*]}" ]; then
+  step "creating the Python venv $venv" venv.log make_venv
+  echo "${python_packages[*]}" >"$venv_stamp"
+fi
+src="$("$venv/bin/python" -c 'import pythondata_cpu_ibex as p; print(p.data_location)')"
+prim="$src/vendor/lowrisc_ip/ip/prim/rtl"
+
+# 3. Verilate. No FuseSoC (PyPI's fusesoc 2.x cannot resolve these cores): packages are listed
+# in dependency order, modules are found by name in the -y directories. The primitives are the
+# generic ones, through the thin wrappers that Ibex's own DV flow uses
+# (dv/uvm/core_ibex/common/prim), except prim_clock_gating, which rtl/ replaces (see there).
+# No tracing, no tracer (ibex_top, not ibex_top_tracing), one thread.
+verilator_args=(
+  --cc --exe --no-timing -O3
+  -Wno-fatal -Wno-lint -Wno-style
+  --top-module ibex_sim -o Vibex_sim --Mdir "$work/obj"
+  "+define+RV32M=$rv32m" "+define+RV32B=$rv32b"
+  "+incdir+$prim" "+incdir+$src/vendor/lowrisc_ip/dv/sv/dv_utils"
+  -y "$src/rtl" -y "$src/dv/uvm/core_ibex/common/prim" -y "$prim"
+  -y "$src/vendor/lowrisc_ip/ip/prim_generic/rtl"
+  "$src/dv/uvm/core_ibex/common/prim/prim_pkg.sv"
+  "$prim/prim_util_pkg.sv" "$prim/prim_mubi_pkg.sv" "$prim/prim_secded_pkg.sv"
+  "$prim/prim_ram_1p_pkg.sv" "$prim/prim_count_pkg.sv" "$prim/prim_cipher_pkg.sv"
+  "$src/rtl/ibex_pkg.sv"
+  "$here/rtl/prim_clock_gating.sv" "$here/rtl/ibex_sim.sv"
+  "$here/cpp/ibex_sim_main.cc"
+)
+step "verilating ($(verilator --version))" verilate.log verilator "${verilator_args[@]}"
+
+# 4. Compile the C++ model.
+step "compiling the C++ model with $jobs jobs" compile.log \
+  make -C "$work/obj" -f Vibex_sim.mk -j "$jobs" OPT_FAST=-O3 OPT_GLOBAL=-O2 OPT_SLOW=-O1
+
+# 5. Publish: the finished directory is renamed into place in one step.
+mv "$work/obj/Vibex_sim" "$work/Vibex_sim"
+rm -rf "$work/obj"
+{
+  echo "configuration: $config (RV32M=$rv32m RV32B=$rv32b)"
+  echo "ibex sources: pythondata-cpu-ibex==$ibex_version ($src)"
+  echo "verilator: $(verilator --version)"
+  echo "built: $(date -u +%Y-%m-%dT%H:%M:%SZ) in $((SECONDS - start_all)) s"
+} >"$work/build-info.txt"
+rm -rf "$out"
+mv -T "$work" "$out"
+log "built $sim in $((SECONDS - start_all)) s"
+echo "$sim"
