@@ -23,6 +23,7 @@ echo "== clippy (firmware workspace)"
 (cd firmware && cargo clippy --workspace --release --quiet --features cyclebench-suite/qemu-virt --target-dir "$fw_target_dir" -- -D warnings)
 (cd firmware && cargo clippy --release --quiet -p cyclebench-suite --features qemu-virt,selftest --target-dir "$fw_target_dir" -- -D warnings)
 (cd firmware && cargo clippy --release --quiet -p cyclebench-suite --features earlgrey,aes-unmasked --target-dir "$fw_target_dir" -- -D warnings)
+(cd firmware && cargo clippy --release --quiet -p cyclebench-suite --features ibex-sim,selftest --target-dir "$fw_target_dir" -- -D warnings)
 (cd firmware && cargo clippy --quiet -p cyclebench-datasets -p cyclebench-swcrypto -p cyclebench-modules --all-targets --target "$host" --target-dir "$fw_target_dir" -- -D warnings)
 
 echo "== firmware host tests (datasets against reference crates, CTR_DRBG against NIST)"
@@ -36,6 +37,12 @@ bash sim/earlgrey/build.sh masked > /dev/null
 
 echo "== end to end on the Earl Grey model: smoke set, hardware results verified"
 timeout 1800 cargo test --quiet -p cyclebench --test earlgrey -- --ignored
+
+echo "== Ibex model (built once, then cached in ~/.cache/cyclebench)"
+bash sim/ibex/build.sh rv32imc > /dev/null
+
+echo "== end to end on the Ibex model: calibration self-test, software primitives verified"
+timeout 1200 cargo test --quiet -p cyclebench --test ibex -- --ignored
 
 echo "== on-target self-test (qemu-virt)"
 timeout 300 cargo run --release --quiet -p cyclebench -- selftest --target qemu-virt --timeout 120 | tail -n 1

@@ -103,7 +103,8 @@ pub struct Record {
     pub stack_bytes: Option<u32>,
     /// Function the suite called, from the firmware's symbol table.
     pub code_symbol: Option<String>,
-    /// Its code size in bytes (the function itself, not what it calls).
+    /// Its code size in bytes: the function, plus the assembly it wraps (other callees are
+    /// not counted).
     pub code_bytes: Option<u64>,
     /// Why a benchmark is unsupported.
     pub reason: Option<String>,
@@ -244,9 +245,9 @@ impl Record {
             Phases::Hash { fifo, .. } => self.fifo = *fifo,
             Phases::Software { stack_bytes, entry, .. } => {
                 self.stack_bytes = Some(*stack_bytes);
-                if let Some(f) = symbols.and_then(|s| s.at(u64::from(*entry))) {
-                    self.code_symbol = Some(f.name.clone());
-                    self.code_bytes = Some(f.size);
+                if let Some(code) = symbols.and_then(|s| s.code(u64::from(*entry))) {
+                    self.code_symbol = Some(code.symbol);
+                    self.code_bytes = Some(code.bytes);
                 }
             }
             _ => {}

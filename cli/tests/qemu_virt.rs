@@ -206,3 +206,67 @@ fn a_target_that_dies_at_start_is_a_clear_error() {
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o).contains("ended before the suite said hello"), "{}", text(&o));
 }
+
+#[test]
+fn software_primitives_verify_on_qemu_with_zbb() {
+    // Functional check of every variant, the Zbb assembly included (QEMU executes Zbb); the
+    // cycle counts here mean nothing and are not asserted.
+    let out = tempfile::tempdir().unwrap();
+    let o = cyclebench(&[
+        "run",
+        "--target",
+        "qemu-virt-zbb",
+        "--no-report",
+        "--out",
+        out.path().to_str().unwrap(),
+        "benchmarks/swcrypto/table1.bench",
+        "benchmarks/swcrypto/lengths.bench",
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let records = records(out.path());
+    assert_eq!(records.len(), 18 + 42, "{}", text(&o));
+    for r in &records {
+        assert_eq!(r["platform"], "qemu-virt-zbb", "{r}");
+        match r["status"].as_str() {
+            Some("ok") => assert_eq!(r["verified"], true, "{r}"),
+            // Only a variant a primitive does not have may be missing.
+            Some("unsupported") => {
+                assert!(r["reason"].as_str().unwrap().contains("no such variant"), "{r}")
+            }
+            _ => panic!("{r}"),
+        }
+    }
+    // The rotation-heavy primitives have a Zbb variant that ran.
+    for primitive in ["chacha20", "keccak-f1600", "aes-bs-ctr"] {
+        assert!(
+            records
+                .iter()
+                .any(|r| r["primitive"] == primitive && r["variant"] == "zbb" && r["status"] == "ok"),
+            "{primitive}"
+        );
+    }
+}
+
+#[test]
+fn zbb_variants_are_unsupported_without_zbb() {
+    let out = tempfile::tempdir().unwrap();
+    let o = cyclebench(&[
+        "run",
+        "--target",
+        "qemu-virt",
+        "--no-report",
+        "--out",
+        out.path().to_str().unwrap(),
+        "benchmarks/swcrypto/table1.bench",
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    for r in records(out.path()) {
+        if r["variant"] == "zbb" {
+            assert_eq!(r["status"], "unsupported", "{r}");
+            assert!(r["reason"].as_str().unwrap().contains("needs a core with Zbb"), "{r}");
+        } else if r["status"] != "unsupported" {
+            assert_eq!(r["status"], "ok", "{r}");
+            assert_eq!(r["verified"], true, "{r}");
+        }
+    }
+}

@@ -1,0 +1,89 @@
+//! End-to-end on the Ibex Verilator model: the real CLI, the real suite, the core's RTL timing
+//! the software primitives. The model takes a few minutes to build the first time, so these
+//! tests are `#[ignore]`d in a plain `cargo test`; `scripts/test.sh` builds the model and runs
+//! them with `--ignored`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+}
+
+fn cyclebench(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cyclebench"))
+        .current_dir(repo())
+        .args(args)
+        .output()
+        .expect("run cyclebench")
+}
+
+fn log(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+#[test]
+#[ignore = "needs the Ibex model (scripts/test.sh builds it and runs this)"]
+fn smoke_set_gives_verified_exact_results_on_ibex_sim() {
+    let out = tempfile::tempdir().unwrap();
+    let dir = out.path().to_str().unwrap();
+    let o = cyclebench(&[
+        "run",
+        "--target",
+        "ibex-sim",
+        "--no-report",
+        "--out",
+        dir,
+        "benchmarks/smoke/ibex_smoke.bench",
+    ]);
+    assert!(o.status.success(), "{}", log(&o));
+    let records: Vec<Value> = std::fs::read_to_string(out.path().join("results.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(records.len(), 25, "{}", log(&o));
+    for r in &records {
+        assert_eq!(r["status"], "ok", "{r}");
+        assert_eq!(r["verified"], true, "{r}");
+        assert_eq!(r["cycle_accurate"], true, "{r}");
+        assert_eq!(r["platform"], "ibex-sim", "{r}");
+        // Exact: repetitions of the same call cost the same.
+        if let Some(stats) = r["statistics"].as_object() {
+            for (phase, s) in stats {
+                assert_eq!(s["min"], s["max"], "{phase} varies: {r}");
+            }
+        }
+    }
+    for r in records.iter().filter(|r| r["benchmark"] == "software") {
+        assert!(r["total_cycles"].as_u64().unwrap() > 0, "{r}");
+        assert!(r["code_bytes"].as_u64().unwrap() > 0, "{r}");
+        assert!(r["code_symbol"].is_string(), "{r}");
+        assert!(r["stack_bytes"].is_u64(), "{r}");
+    }
+    let chacha = records
+        .iter()
+        .find(|r| r["primitive"] == "chacha20" && r["variant"] == "rv32i")
+        .unwrap();
+    assert_eq!(chacha["bytes"], 100, "{chacha}");
+    assert!(chacha["cycles_per_byte"].as_f64().unwrap() > 1.0, "{chacha}");
+}
+
+#[test]
+#[ignore = "needs the Ibex model (scripts/test.sh builds it and runs this)"]
+fn calibration_self_test_passes_on_ibex_sim() {
+    let o = cyclebench(&["selftest", "--target", "ibex-sim"]);
+    let text = log(&o);
+    assert!(o.status.success(), "{text}");
+    // The documented instruction blocks were timed, and each matched exactly.
+    let calibration: Vec<&str> = text.lines().filter(|l| l.starts_with("test calibration::")).collect();
+    assert!(calibration.len() >= 8, "{text}");
+    assert!(calibration.iter().all(|l| l.ends_with("... ok")), "{text}");
+    assert!(text.contains(" 0 failed"), "{text}");
+}
