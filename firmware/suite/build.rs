@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-const PLATFORMS: [&str; 2] = ["qemu_virt", "earlgrey"];
+const PLATFORMS: [&str; 3] = ["qemu_virt", "ibex_sim", "earlgrey"];
 
 fn main() {
     let selected: Vec<&str> = PLATFORMS

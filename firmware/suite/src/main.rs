@@ -15,12 +15,15 @@ mod platform;
 mod runtime;
 #[cfg_attr(feature = "selftest", allow(dead_code))]
 mod serve;
+mod stack;
 // Software modules stand in where a platform lacks the accelerator.
-#[cfg(feature = "qemu-virt")]
+#[cfg(any(feature = "qemu-virt", feature = "ibex-sim"))]
 mod software;
 
 #[cfg(feature = "selftest")]
 mod selftest;
+#[cfg(all(feature = "selftest", feature = "ibex-sim"))]
+mod timing_check;
 
 use platform::Platform;
 

@@ -186,9 +186,53 @@ pub fn run<P: Platform>(platform: &mut P, overhead: u32) -> ! {
         overhead,
     );
 
+    // Software primitives, every variant this core can execute.
+    for variant in cyclebench_swcrypto::Variant::ALL {
+        if variant == cyclebench_swcrypto::Variant::Zbb && !cfg!(target_feature = "zbb") {
+            r.record(
+                "swcrypto::zbb",
+                Verdict::Skip(String::from("firmware not built for a core with Zbb")),
+            );
+            continue;
+        }
+        cyclebench_swcrypto::self_test(variant, &mut |name, verdict| {
+            let verdict = match verdict {
+                Ok(()) => Verdict::Pass,
+                Err(why) => Verdict::Fail(why),
+            };
+            r.record(&format!("swcrypto::{name}"), verdict);
+        });
+    }
+
+    #[cfg(feature = "ibex-sim")]
+    documented_timings(&mut r, overhead);
+
     let summary = format!("{} passed, {} failed, {} skipped", r.passed, r.failed, r.skipped);
     let success = r.failed == 0;
     r.say(&summary);
     r.platform.comm().flush();
     P::stop(success)
+}
+
+/// Every documented instruction block, after subtracting the calibrated overhead, takes
+/// exactly its documented cycles, every repetition.
+#[cfg(feature = "ibex-sim")]
+fn documented_timings<P: Platform>(r: &mut Runner<'_, P>, overhead: u32) {
+    use crate::timing_check::{BLOCKS, REPETITIONS};
+    for block in BLOCKS {
+        let mut corrected = [0i64; REPETITIONS];
+        for c in corrected.iter_mut() {
+            *c = i64::from((block.run)()) - i64::from(overhead);
+        }
+        let all_documented = corrected.iter().all(|&c| c == i64::from(block.documented));
+        r.record(
+            &format!("calibration::{}", block.name),
+            check(all_documented, || {
+                format!(
+                    "documented {} cycles, measured {:?} after subtracting {overhead}",
+                    block.documented, corrected
+                )
+            }),
+        );
+    }
 }

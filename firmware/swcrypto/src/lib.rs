@@ -13,7 +13,12 @@
 
 extern crate alloc;
 
+pub mod aes_bitsliced;
+pub mod aes_table;
+pub mod chacha20;
 pub mod ctr_drbg;
+pub mod keccak;
+pub mod mp;
 
 use alloc::string::String;
 
@@ -49,5 +54,9 @@ pub type Report<'a> = &'a mut dyn FnMut(&str, Result<(), String>);
 /// Runs the self-tests of every family for `variant` (on the host, only `Variant::Rust`
 /// exists). A variant a family does not provide reports nothing.
 pub fn self_test(variant: Variant, report: Report<'_>) {
-    let _ = (variant, report);
+    mp::self_test(variant, report);
+    chacha20::self_test(variant, report);
+    keccak::self_test(variant, report);
+    aes_table::self_test(variant, report);
+    aes_bitsliced::self_test(variant, report);
 }

@@ -52,6 +52,10 @@ pub const fn keccak_lane(i: usize) -> u64 {
     (i as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ ((i as u64) << 59)
 }
 
+/// Bits per limb of the reduced-radix representation (radix 2^28, as `cyclebench-swcrypto`'s
+/// multi-precision code uses; the suite asserts they agree).
+pub const MP_REDUCED_BITS: u32 = 28;
+
 /// Limb `i` of multi-precision operand `operand` (0 = a, 1 = b), radix 2^32. Every fifth
 /// limb is all ones so that carries ripple through several limbs.
 pub const fn mp_limb(operand: usize, i: usize) -> u32 {

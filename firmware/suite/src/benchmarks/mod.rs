@@ -5,6 +5,7 @@ mod aes;
 mod hash;
 mod micro;
 mod rng;
+mod software;
 
 use alloc::format;
 use alloc::string::String;
@@ -164,6 +165,10 @@ pub fn run<P: Platform>(
             rng::run_true_random(module, b, repetitions)?
         }
         Benchmark::Micro(_) => micro::run(repetitions)?,
+        Benchmark::Software(b) => match software::run(b, repetitions)? {
+            Ok(outcome) => outcome,
+            Err(unsupported) => return Ok(unsupported),
+        },
     };
     Ok(BenchmarkResults::Measured(Measured {
         implementation: outcome.implementation,

@@ -11,6 +11,14 @@ mod qemu_virt;
 #[cfg(feature = "qemu-virt")]
 pub use qemu_virt::QemuVirt as Current;
 
+#[cfg(feature = "ibex-sim")]
+mod ibex_sim;
+#[cfg(feature = "ibex-sim")]
+pub use ibex_sim::IbexSim as Current;
+
+#[cfg(any(feature = "qemu-virt", feature = "ibex-sim"))]
+mod software_modules;
+
 #[cfg(feature = "earlgrey")]
 mod earlgrey;
 #[cfg(feature = "earlgrey")]

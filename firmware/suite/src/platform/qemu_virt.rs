@@ -2,15 +2,15 @@
 //! and the suite's CTR_DRBG) and labelled so; there is no entropy source. Not cycle-accurate:
 //! `mcycle` follows host time (or instructions with `-icount`).
 
-use alloc::string::String;
 use alloc::vec::Vec;
 use core::ptr::write_volatile;
 
 use cyclebench_drivers::ns16550::Ns16550;
 use cyclebench_modules::Comm;
-use cyclebench_protocol::{Implementation, ImplementationKind, Module, ModuleInfo};
+use cyclebench_protocol::ModuleInfo;
 
-use super::{entry, Platform, Provided};
+use super::software_modules::{software, SoftwareModules};
+use super::{Platform, Provided};
 use crate::software::{SoftAes, SoftCtrDrbg, SoftSha256, SoftSha3};
 
 /// The 16550 UART of `virt`.
@@ -23,21 +23,15 @@ const TEST_FAIL: u32 = 0x3333;
 /// The QEMU `virt` platform.
 pub struct QemuVirt {
     uart: Ns16550,
-    sha2: SoftSha256,
-    sha3: SoftSha3,
-    aes: SoftAes,
-    rng: SoftCtrDrbg,
-}
-
-fn software<'a, T: ?Sized>(module: &'a mut T) -> Option<Provided<'a, T>> {
-    Some(Provided {
-        module,
-        kind: ImplementationKind::Software,
-    })
+    modules: SoftwareModules,
 }
 
 impl Platform for QemuVirt {
-    const NAME: &'static str = "qemu-virt";
+    const NAME: &'static str = if cfg!(target_feature = "zbb") {
+        "qemu-virt-zbb"
+    } else {
+        "qemu-virt"
+    };
     // QEMU has no fixed CPU clock; this is virt's timebase (10 MHz), for orientation only.
     const CPU_HZ: u32 = 10_000_000;
     const CYCLE_ACCURATE: bool = false;
@@ -50,10 +44,7 @@ impl Platform for QemuVirt {
     fn take() -> Self {
         Self {
             uart: Self::panic_comm(),
-            sha2: SoftSha256::new(),
-            sha3: SoftSha3::new(),
-            aes: SoftAes::new(),
-            rng: SoftCtrDrbg::new(),
+            modules: SoftwareModules::new(),
         }
     }
 
@@ -76,29 +67,22 @@ impl Platform for QemuVirt {
         &mut self.uart
     }
     fn sha2(&mut self) -> Option<Provided<'_, Self::Sha2>> {
-        software(&mut self.sha2)
+        software(&mut self.modules.sha2)
     }
     fn sha3(&mut self) -> Option<Provided<'_, Self::Sha3>> {
-        software(&mut self.sha3)
+        software(&mut self.modules.sha3)
     }
     fn aes(&mut self) -> Option<Provided<'_, Self::Aes>> {
-        software(&mut self.aes)
+        software(&mut self.modules.aes)
     }
     fn rng(&mut self) -> Option<Provided<'_, Self::Rng>> {
-        software(&mut self.rng)
+        software(&mut self.modules.rng)
     }
     fn has_entropy(&self) -> bool {
         false
     }
 
     fn modules(&self) -> Vec<ModuleInfo> {
-        let sw = |name: &str| Implementation::Software(String::from(name));
-        Vec::from([
-            entry(Module::Sha2, sw("rustcrypto-sha2")),
-            entry(Module::Sha3, sw("rustcrypto-sha3")),
-            entry(Module::Aes, sw("rustcrypto-aes")),
-            entry(Module::Rng, sw("ctr-drbg-aes256")),
-            entry(Module::Entropy, Implementation::Absent),
-        ])
+        SoftwareModules::inventory()
     }
 }
