@@ -1,16 +1,44 @@
 #!/usr/bin/env bash
-# Re-measures the thesis's evaluation on both Earl Grey models and regenerates
-# docs/reproduction.md. Builds the models on first use (10-15 minutes each on 2 cores); each
-# run then takes tens of minutes of simulation.
+# Re-measures the published figures and regenerates docs/reproduction.md.
+#
+#   scripts/reproduce.sh [earlgrey] [ibex]      (default: both)
+#
+# earlgrey: the thesis's evaluation on both Earl Grey models (builds them on first use,
+#           10-15 minutes each on 2 cores; each run then takes tens of minutes of simulation).
+# ibex:     seed 2's software-cryptography study on ibex-sim and ibex-sim-zbb (models build in
+#           seconds; the runs take under a minute).
+# A study not named reuses its results under results/reproduction/ from an earlier run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-sets=(benchmarks/sha2.bench benchmarks/sha3.bench benchmarks/aes_total.bench benchmarks/aes_per_block.bench benchmarks/aes_tight.bench
-      benchmarks/aes_timed_readout.bench benchmarks/rng.bench benchmarks/micro.bench)
+studies=("$@")
+[ ${#studies[@]} -eq 0 ] && studies=(earlgrey ibex)
+for s in "${studies[@]}"; do
+    case "$s" in earlgrey|ibex) ;; *) echo "reproduce: unknown study '$s' (earlgrey, ibex)" >&2; exit 2 ;; esac
+done
+wants() { [[ " ${studies[*]} " == *" $1 "* ]]; }
+
 out=results/reproduction
 cargo build --release --quiet -p cyclebench
 bin=target/release/cyclebench
 # A failed benchmark is recorded (and shown in the document); it does not stop the script.
-"$bin" run --target earlgrey-sim-unmasked --no-report --out "$out/unmasked" "${sets[@]}" || true
-"$bin" run --target earlgrey-sim --no-report --out "$out/masked" "${sets[@]}" || true
-"$bin" reproduction --unmasked "$out/unmasked" --masked "$out/masked" --out docs/reproduction.md
+if wants earlgrey; then
+    sets=(benchmarks/sha2.bench benchmarks/sha3.bench benchmarks/aes_total.bench benchmarks/aes_per_block.bench
+          benchmarks/aes_tight.bench benchmarks/aes_timed_readout.bench benchmarks/rng.bench benchmarks/micro.bench)
+    rm -rf "$out/unmasked" "$out/masked"
+    "$bin" run --target earlgrey-sim-unmasked --no-report --out "$out/unmasked" "${sets[@]}" || true
+    "$bin" run --target earlgrey-sim --no-report --out "$out/masked" "${sets[@]}" || true
+fi
+if wants ibex; then
+    rm -rf "$out/ibex" "$out/ibex-zbb"
+    "$bin" run --target ibex-sim --no-report --out "$out/ibex" benchmarks/swcrypto/*.bench || true
+    "$bin" run --target ibex-sim-zbb --no-report --out "$out/ibex-zbb" benchmarks/swcrypto/*.bench || true
+fi
+for d in unmasked masked ibex ibex-zbb; do
+    if [ ! -f "$out/$d/results.jsonl" ]; then
+        echo "reproduce: no results in $out/$d; run scripts/reproduce.sh with its study first" >&2
+        exit 1
+    fi
+done
+"$bin" reproduction --unmasked "$out/unmasked" --masked "$out/masked" \
+    --ibex "$out/ibex" --ibex-zbb "$out/ibex-zbb" --out docs/reproduction.md
 echo "reproduce: wrote docs/reproduction.md"
