@@ -40,6 +40,8 @@ timeout 1800 cargo test --quiet -p cyclebench --test earlgrey -- --ignored
 
 echo "== Ibex model (built once, then cached in ~/.cache/cyclebench)"
 bash sim/ibex/build.sh rv32imc > /dev/null
+echo "== Ibex simulator self-check (host link, exit statuses, documented timings)"
+timeout 300 bash sim/ibex/selfcheck.sh rv32imc
 
 echo "== end to end on the Ibex model: calibration self-test, software primitives verified"
 timeout 1200 cargo test --quiet -p cyclebench --test ibex -- --ignored

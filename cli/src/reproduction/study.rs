@@ -268,6 +268,7 @@ pub fn write(w: &mut String, ibex: &Run, zbb: Option<&Run>) {
         );
         mp_figures(w, ibex);
         mp_comparison(w, ibex);
+        tool_speed(w, &[("ibex-sim", ibex)]);
         return;
     };
     let _ = writeln!(
@@ -319,6 +320,7 @@ pub fn write(w: &mut String, ibex: &Run, zbb: Option<&Run>) {
     let _ = writeln!(w);
     mp_figures(w, ibex);
     limits(w, ibex, zbb);
+    tool_speed(w, &[("ibex-sim", ibex), ("ibex-sim-zbb", zbb)]);
 }
 
 /// Figures 1 and 2 as tables: cycles against limbs for every operation, both variants.
@@ -348,6 +350,31 @@ fn mp_figures(w: &mut String, ibex: &Run) {
             let _ = write!(row, " {cell} |");
         }
         let _ = writeln!(w, "{row}");
+    }
+    let _ = writeln!(w);
+}
+
+/// Requests, wall time and simulated cycles of each run.
+fn tool_speed(w: &mut String, runs: &[(&str, &Run)]) {
+    let _ = writeln!(w, "### Tool speed\n");
+    for (name, run) in runs {
+        let Some(meta) = run.meta.as_ref() else {
+            continue;
+        };
+        let wall = meta["wall_seconds"].as_f64().unwrap_or(0.0);
+        let requests = meta["requests"].as_u64().unwrap_or(0);
+        if wall <= 0.0 {
+            continue;
+        }
+        let speed = meta["simulated_cycles"]
+            .as_u64()
+            .map_or(String::from("unknown"), |c| format!("{:.2} M", c as f64 / wall / 1e6));
+        let _ = writeln!(
+            w,
+            "- {name}: {requests} requests in {wall:.1} s wall ({:.0} benchmarks per minute), {speed} \
+             simulated cycles per wall second (including firmware build check, model start and boot)",
+            requests as f64 * 60.0 / wall
+        );
     }
     let _ = writeln!(w);
 }
