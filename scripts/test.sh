@@ -40,6 +40,7 @@ timeout 1800 cargo test --quiet -p cyclebench --test earlgrey -- --ignored
 
 echo "== Ibex model (built once, then cached in ~/.cache/cyclebench)"
 bash sim/ibex/build.sh rv32imc > /dev/null
+bash sim/ibex/build.sh zbb > /dev/null
 echo "== Ibex simulator self-check (host link, exit statuses, documented timings)"
 timeout 300 bash sim/ibex/selfcheck.sh rv32imc
 

@@ -87,3 +87,53 @@ fn calibration_self_test_passes_on_ibex_sim() {
     assert!(calibration.iter().all(|l| l.ends_with("... ok")), "{text}");
     assert!(text.contains(" 0 failed"), "{text}");
 }
+
+#[test]
+#[ignore = "needs the Ibex Zbb model (scripts/test.sh builds it and runs this)"]
+fn zbb_variants_verify_and_save_cycles_on_ibex_sim_zbb() {
+    let out = tempfile::tempdir().unwrap();
+    let dir = out.path().to_str().unwrap();
+    let o = cyclebench(&[
+        "run",
+        "--target",
+        "ibex-sim-zbb",
+        "--no-report",
+        "--out",
+        dir,
+        "benchmarks/swcrypto/table1.bench",
+    ]);
+    assert!(o.status.success(), "{}", log(&o));
+    let records: Vec<Value> = std::fs::read_to_string(out.path().join("results.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(records.len(), 18, "{}", log(&o));
+    for r in &records {
+        assert_eq!(r["platform"], "ibex-sim-zbb", "{r}");
+        if r["status"] == "unsupported" {
+            // Table AES has no rotations to replace, so no Zbb variant.
+            assert_eq!(r["variant"], "zbb", "{r}");
+            assert!(r["primitive"].as_str().unwrap().starts_with("aes-table"), "{r}");
+        } else {
+            assert_eq!(r["status"], "ok", "{r}");
+            assert_eq!(r["verified"], true, "{r}");
+        }
+    }
+    let cycles = |primitive: &str, variant: &str| {
+        records
+            .iter()
+            .find(|r| r["primitive"] == primitive && r["variant"] == variant)
+            .and_then(|r| r["total_cycles"].as_u64())
+            .unwrap()
+    };
+    // Rotations (and and-not) make the rotation-heavy primitives cheaper on the same core.
+    for primitive in ["chacha20", "keccak-f1600", "aes-bs-ctr"] {
+        assert!(
+            cycles(primitive, "zbb") < cycles(primitive, "rv32i"),
+            "{primitive}: zbb {} rv32i {}",
+            cycles(primitive, "zbb"),
+            cycles(primitive, "rv32i")
+        );
+    }
+}
