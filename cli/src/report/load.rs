@@ -111,6 +111,18 @@ pub struct Loaded {
     pub bytes: Option<u64>,
     /// `total_cycles / bytes` as recorded (two decimals).
     recorded_cycles_per_byte: Option<f64>,
+    /// Software primitive (`chacha20`, `mp-mul`, ...), for `software` benchmarks.
+    pub primitive: Option<String>,
+    /// Its implementation variant (`rust`, `rv32i`, `zbb`).
+    pub variant: Option<String>,
+    /// Limbs per operand, for multi-precision primitives.
+    pub limbs: Option<u32>,
+    /// Deepest stack use of the primitive's call, in bytes.
+    pub stack_bytes: Option<u32>,
+    /// Function the suite called, as the firmware's symbol table names it (possibly mangled).
+    pub code_symbol: Option<String>,
+    /// Its code size in bytes (the function plus the assembly it wraps).
+    pub code_bytes: Option<u64>,
     /// Why the benchmark is unsupported.
     pub reason: Option<String>,
     /// What went wrong.
@@ -151,6 +163,12 @@ struct Line {
     total_cycles: Option<u64>,
     bytes: Option<u64>,
     cycles_per_byte: Option<f64>,
+    primitive: Option<String>,
+    variant: Option<String>,
+    limbs: Option<u32>,
+    stack_bytes: Option<u32>,
+    code_symbol: Option<String>,
+    code_bytes: Option<u64>,
     reason: Option<String>,
     error: Option<String>,
     #[serde(default)]
@@ -283,6 +301,12 @@ pub fn parse(text: &str) -> Result<Loaded> {
         total_cycles: line.total_cycles,
         bytes: line.bytes,
         recorded_cycles_per_byte: line.cycles_per_byte,
+        primitive: line.primitive,
+        variant: line.variant,
+        limbs: line.limbs,
+        stack_bytes: line.stack_bytes,
+        code_symbol: line.code_symbol,
+        code_bytes: line.code_bytes,
         reason: line.reason,
         error: line.error,
         firmware_revision: line.firmware_revision,
@@ -306,6 +330,27 @@ mod tests {
         assert_eq!(r.phases[1].stats.map(|s| (s.min, s.max)), Some((19, 25)));
         assert!(r.phases[0].stats.is_none());
         assert!(r.is_measurement() && r.repeated());
+    }
+
+    #[test]
+    fn software_fields_load_and_are_absent_on_older_records() {
+        let r = parse(
+            r#"{"status":"ok","benchmark":"software","phases":{"run":2097},"total_cycles":2097,
+            "bytes":1,"cycles_per_byte":2097.0,"primitive":"chacha20","variant":"rv32i","limbs":null,
+            "stack_bytes":208,"code_symbol":"cb_chacha20_rv32i","code_bytes":3146}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            (r.primitive.as_deref(), r.variant.as_deref()),
+            (Some("chacha20"), Some("rv32i"))
+        );
+        assert_eq!((r.limbs, r.stack_bytes, r.code_bytes), (None, Some(208), Some(3146)));
+        assert_eq!(r.code_symbol.as_deref(), Some("cb_chacha20_rv32i"));
+        let mp = parse(r#"{"status":"ok","benchmark":"software","phases":{"run":65},"limbs":2}"#).unwrap();
+        assert_eq!(mp.limbs, Some(2));
+        let old = parse(r#"{"status":"ok","benchmark":"hash","phases":{"init":9}}"#).unwrap();
+        assert!(old.primitive.is_none() && old.variant.is_none() && old.limbs.is_none());
+        assert!(old.stack_bytes.is_none() && old.code_symbol.is_none() && old.code_bytes.is_none());
     }
 
     #[test]

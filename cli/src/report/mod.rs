@@ -56,6 +56,9 @@ pub fn write(dir: &Path) -> Result<Written> {
     for chart in &report.cpb_charts {
         drawn.push(plots::cycles_per_byte(chart)?);
     }
+    for chart in &report.software_charts {
+        drawn.push(plots::software(chart)?);
+    }
     if let Some(name) = &report.speedup_chart {
         drawn.push(plots::speedups(name, &report.speedups)?);
     }
@@ -93,4 +96,79 @@ fn remove_old_plots(plot_dir: &Path) -> Result<()> {
 
 fn write_file(path: &Path, contents: &[u8]) -> Result<()> {
     std::fs::write(path, contents).with_context(|| format!("writing {}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A software record as `cyclebench run` writes it (unused fields left out).
+    fn software(line: usize, primitive: &str, variant: &str, size: &str, total: u64) -> String {
+        format!(
+            r#"{{"status":"ok","target":"ibex-sim","platform":"ibex-sim","file":"sw.bench","line":{line},"benchmark":"software","module":"cpu","implementation":"software","verified":true,"cycle_accurate":true,"repetitions":1,"overhead":4,"phases":{{"run":{total}}},"total_cycles":{total},{size},"primitive":"{primitive}","variant":"{variant}","stack_bytes":{},"code_symbol":"cb_{primitive}_{variant}","code_bytes":{},"firmware_revision":"abc","timestamp":"2026-11-22T03:19:21+00:00"}}"#,
+            300 + line,
+            7000 + line,
+        )
+    }
+
+    #[test]
+    fn software_results_get_their_plots_and_table() {
+        let dir = tempfile::tempdir().unwrap();
+        let lines = [
+            software(1, "mp-add", "rust", r#""limbs":2"#, 65),
+            software(2, "mp-add", "rust", r#""limbs":4"#, 108),
+            software(3, "mp-mul", "rv32i", r#""limbs":2"#, 176),
+            software(4, "mp-mul", "rv32i", r#""limbs":4"#, 470),
+            software(5, "chacha20", "zbb", r#""bytes":64,"cycles_per_byte":28.17"#, 1803),
+            software(6, "chacha20", "zbb", r#""bytes":4096,"cycles_per_byte":22.54"#, 92334),
+            // Older records: none of the software fields.
+            String::from(
+                r#"{"status":"ok","file":"old.bench","line":1,"benchmark":"hash","phases":{"init":9,"input":20}}"#,
+            ),
+            String::from(r#"{"status":"unsupported","file":"old.bench","line":2,"benchmark":"aes","reason":"no AES"}"#),
+        ];
+        std::fs::write(dir.path().join("results.jsonl"), lines.join("\n")).unwrap();
+        let written = write(dir.path()).unwrap();
+        assert_eq!(written.plots, 4);
+        for name in [
+            "software-mp-addition",
+            "software-mp-multiplication",
+            "software-cycles-per-byte",
+        ] {
+            for ext in ["svg", "png"] {
+                let path = dir.path().join(format!("plots/{name}.{ext}"));
+                assert!(path.is_file(), "{} missing", path.display());
+            }
+        }
+        let md = std::fs::read_to_string(&written.markdown).unwrap();
+        assert!(md.contains("## Software primitives"), "{md}");
+        assert!(md.contains("![Multi-precision addition: cycles against limbs](plots/software-mp-addition.png)"));
+        assert!(md.contains("| where | primitive | variant | length | runs | verified | cycles | cycles/byte | stack bytes | code | code bytes |"));
+        assert!(
+            md.contains(
+                "| sw.bench:6 | chacha20 | zbb | 4096 B | 1 | yes | 92334 | 22.54 | 306 | cb_chacha20_zbb | 7006 |"
+            ),
+            "{md}"
+        );
+        assert!(
+            md.contains("| sw.bench:3 | mp-mul | rv32i | 2 limbs | 1 | yes | 176 |  | 303 | cb_mp-mul_rv32i | 7003 |"),
+            "{md}"
+        );
+        let html = std::fs::read_to_string(&written.html).unwrap();
+        assert!(html.contains("<td class=\"n\">306</td><td><code>cb_chacha20_zbb</code></td><td class=\"n\">7006</td>"));
+        // The software set draws no phase chart; the old hash record does.
+        assert!(dir.path().join("plots/phases-01-old-hash.svg").is_file());
+        assert!(!md.contains("phases-02"), "{md}");
+    }
+
+    #[test]
+    fn results_without_software_have_no_software_section() {
+        let dir = tempfile::tempdir().unwrap();
+        let line = r#"{"status":"ok","file":"old.bench","line":1,"benchmark":"hash","phases":{"init":9,"input":20}}"#;
+        std::fs::write(dir.path().join("results.jsonl"), line).unwrap();
+        let written = write(dir.path()).unwrap();
+        assert_eq!(written.plots, 1);
+        let md = std::fs::read_to_string(&written.markdown).unwrap();
+        assert!(!md.contains("Software primitives"), "{md}");
+    }
 }

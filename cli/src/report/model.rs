@@ -247,6 +247,89 @@ pub struct Speedup {
     pub factor: f64,
 }
 
+/// What a software chart plots against what.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SoftwareAxes {
+    /// Corrected total cycles against limbs per operand (multi-precision arithmetic).
+    CyclesAgainstLimbs,
+    /// Cycles per byte against the length processed (stream ciphers).
+    CyclesPerByteAgainstLength,
+}
+
+/// A point of a software series.
+#[derive(Clone, Debug, Serialize)]
+pub struct SoftwarePoint {
+    /// `file.bench:line` of the record the point comes from.
+    pub location: String,
+    /// Limbs or bytes.
+    pub x: u64,
+    /// Corrected total cycles.
+    pub total: u64,
+    /// Cycles per byte, where bytes were processed.
+    pub cycles_per_byte: Option<f64>,
+}
+
+/// One primitive in one variant at several sizes.
+#[derive(Clone, Debug, Serialize)]
+pub struct SoftwareSeries {
+    /// Primitive (`mp-mul`, `chacha20`).
+    pub primitive: String,
+    /// Variant (`rust`, `rv32i`, `zbb`); empty when the record does not say.
+    pub variant: String,
+    /// Points by growing size.
+    pub points: Vec<SoftwarePoint>,
+}
+
+impl SoftwareSeries {
+    /// Legend text.
+    pub fn label(&self) -> String {
+        format!("{} {}", self.primitive, self.variant).trim().to_owned()
+    }
+}
+
+/// A line chart of software primitives: one line per primitive and variant.
+#[derive(Clone, Debug, Serialize)]
+pub struct SoftwareChart {
+    /// File stem of the plot under `plots/`.
+    pub name: String,
+    /// Caption.
+    pub title: String,
+    /// What is plotted.
+    pub axes: SoftwareAxes,
+    /// Primitives in order of first appearance (one colour each).
+    pub primitives: Vec<String>,
+    /// Its series.
+    pub series: Vec<SoftwareSeries>,
+}
+
+/// A row of the software table: one measured primitive call.
+#[derive(Clone, Debug, Serialize)]
+pub struct SoftwareRow {
+    /// `file.bench:line`.
+    pub location: String,
+    /// Primitive.
+    pub primitive: String,
+    /// Variant.
+    pub variant: String,
+    /// `4096 B` or `32 limbs`; empty for fixed-size operations without bytes (key schedules).
+    pub length: String,
+    /// Repetitions on the device.
+    pub repetitions: u16,
+    /// Whether the output matched a known answer.
+    pub verified: bool,
+    /// Corrected total cycles.
+    pub total: Option<u64>,
+    /// Total cycles per byte.
+    pub cycles_per_byte: Option<f64>,
+    /// Deepest stack use of the call.
+    pub stack_bytes: Option<u32>,
+    /// Function called (Rust names demangled); empty when the firmware's symbols were unknown.
+    pub code_symbol: String,
+    /// Its code size.
+    pub code_bytes: Option<u64>,
+}
+
 /// Everything a report shows.
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
@@ -265,6 +348,10 @@ pub struct Report {
     pub not_charted: Vec<String>,
     /// Cycles-per-byte charts.
     pub cpb_charts: Vec<CpbChart>,
+    /// Software primitives against limbs or length.
+    pub software_charts: Vec<SoftwareChart>,
+    /// Every measured software primitive.
+    pub software: Vec<SoftwareRow>,
     /// Hardware/software pairs.
     pub speedups: Vec<Speedup>,
     /// File stem of the speed-up plot, when there are pairs.
@@ -277,9 +364,16 @@ pub struct Report {
     pub not_measured: Vec<NotMeasured>,
 }
 
-/// Benchmarks whose "phases" are independent instruction blocks, not steps of one operation:
-/// stacking them would suggest a sequence that is not there.
-const NOT_STACKED: [&str; 1] = ["micro"];
+/// Benchmarks left out of the phase charts, and why: `micro`'s "phases" are independent
+/// instruction blocks, so stacking them would suggest a sequence that is not there; a software
+/// primitive is a single phase, which a stacked bar would only show as one block of "other".
+fn not_stacked(benchmark: &str) -> Option<&'static str> {
+    match benchmark {
+        "micro" => Some("its blocks are independent instruction sequences, not phases of one operation"),
+        "software" => Some("each primitive is a single phase (run), charted under Software primitives"),
+        _ => None,
+    }
+}
 
 impl Report {
     /// Works the report out from a results directory.
@@ -299,6 +393,8 @@ impl Report {
             phase_charts: phase_charts(&measured),
             not_charted: not_charted(&measured),
             cpb_charts: cpb_charts(&measured),
+            software_charts: software_charts(&measured),
+            software: measured.iter().filter_map(|r| software_row(r)).collect(),
             speedup_chart: (!speedups.is_empty()).then(|| String::from("speedup")),
             speedups,
             measurements: measured.iter().map(|r| measurement(r)).collect(),
@@ -316,12 +412,21 @@ fn header(records: &[Loaded], measured: &[&Loaded]) -> Header {
     let mut implementations: Vec<String> = Vec::new();
     let mut modules: Vec<&str> = Vec::new();
     for r in measured {
-        if let (Some(module), Some(name), Some(kind)) = (&r.module, &r.implementation_name, r.implementation) {
-            let entry = format!("{module}: {name} ({})", kind.name());
-            if !implementations.contains(&entry) {
-                implementations.push(entry);
-                modules.push(module);
-            }
+        let Some(module) = r.module.as_deref() else {
+            continue;
+        };
+        let entry = match (&r.implementation_name, r.implementation) {
+            (Some(name), Some(kind)) => Some(format!("{module}: {name} ({})", kind.name())),
+            // Software primitives run on the CPU and have no inventory name.
+            _ if r.primitive.is_some() => Some(format!("{module}: software primitives")),
+            _ => None,
+        };
+        if let Some(entry) = entry.filter(|e| !implementations.contains(e)) {
+            implementations.push(entry);
+        }
+        // A module that measured something is not unsupported, even where a variant was.
+        if !modules.contains(&module) {
+            modules.push(module);
         }
     }
     for r in records.iter().filter(|r| r.status == Status::Unsupported) {
@@ -469,7 +574,7 @@ fn phase_charts(measured: &[&Loaded]) -> Vec<PhaseChart> {
     // one study, and bars with different phases would not share a legend order.
     type Key<'a> = (&'a str, &'a str, Vec<&'a str>);
     let mut groups: Vec<(Key, Vec<&Loaded>)> = Vec::new();
-    for r in measured.iter().filter(|r| !NOT_STACKED.contains(&r.benchmark.as_str())) {
+    for r in measured.iter().filter(|r| not_stacked(&r.benchmark).is_none()) {
         let key = (
             r.file.as_str(),
             r.benchmark.as_str(),
@@ -519,15 +624,11 @@ fn phase_charts(measured: &[&Loaded]) -> Vec<PhaseChart> {
 }
 
 fn not_charted(measured: &[&Loaded]) -> Vec<String> {
-    let kinds: BTreeSet<&str> = measured
+    let kinds: BTreeSet<(&str, &str)> = measured
         .iter()
-        .map(|r| r.benchmark.as_str())
-        .filter(|b| NOT_STACKED.contains(b))
+        .filter_map(|r| Some((r.benchmark.as_str(), not_stacked(&r.benchmark)?)))
         .collect();
-    kinds
-        .into_iter()
-        .map(|b| format!("{b}: its blocks are independent instruction sequences, not phases of one operation"))
-        .collect()
+    kinds.into_iter().map(|(b, why)| format!("{b}: {why}")).collect()
 }
 
 fn cpb_charts(measured: &[&Loaded]) -> Vec<CpbChart> {
@@ -609,6 +710,184 @@ fn size_sweep(members: &[&Loaded]) -> Option<Vec<CpbPoint>> {
     (points.len() >= 2).then_some(points)
 }
 
+/// The chart a multi-precision primitive belongs to: additions together, multiplications
+/// (schoolbook and Karatsuba) together, reduced or not.
+fn mp_family(primitive: &str) -> &str {
+    let base = primitive.strip_prefix("mp-").unwrap_or(primitive);
+    match base.strip_suffix("-reduced").unwrap_or(base) {
+        "add" => "addition",
+        "mul" | "karatsuba" => "multiplication",
+        other => other,
+    }
+}
+
+fn software_charts(measured: &[&Loaded]) -> Vec<SoftwareChart> {
+    // A series is one primitive in one variant; only the limbs or the length vary.
+    type Key<'a> = (SoftwareAxes, &'a str, &'a str);
+    let mut series: Vec<(Key, Vec<&Loaded>)> = Vec::new();
+    for r in measured {
+        let Some(primitive) = r.primitive.as_deref() else {
+            continue;
+        };
+        let axes = if r.limbs.is_some() {
+            SoftwareAxes::CyclesAgainstLimbs
+        } else if r.cycles_per_byte().is_some() {
+            SoftwareAxes::CyclesPerByteAgainstLength
+        } else {
+            continue;
+        };
+        let key = (axes, primitive, r.variant.as_deref().unwrap_or(""));
+        match series.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, members)) => members.push(r),
+            None => series.push((key, vec![r])),
+        }
+    }
+    let mut charts: Vec<SoftwareChart> = Vec::new();
+    // The limb charts first, then the cycles-per-byte chart, whatever the order of the files.
+    series.sort_by_key(|((axes, ..), _)| *axes == SoftwareAxes::CyclesPerByteAgainstLength);
+    for ((axes, primitive, variant), members) in series {
+        let Some(points) = software_sweep(axes, &members) else {
+            continue;
+        };
+        let (name, title) = match axes {
+            SoftwareAxes::CyclesAgainstLimbs => {
+                let family = mp_family(primitive);
+                (
+                    slug(&["software", "mp", family]),
+                    format!("Multi-precision {family}: cycles against limbs"),
+                )
+            }
+            SoftwareAxes::CyclesPerByteAgainstLength => (
+                String::from("software-cycles-per-byte"),
+                String::from("Software stream ciphers: cycles per byte against length"),
+            ),
+        };
+        let s = SoftwareSeries {
+            primitive: primitive.to_owned(),
+            variant: variant.to_owned(),
+            points,
+        };
+        let chart = match charts.iter_mut().position(|c| c.name == name) {
+            Some(i) => &mut charts[i],
+            None => {
+                charts.push(SoftwareChart {
+                    name,
+                    title,
+                    axes,
+                    primitives: Vec::new(),
+                    series: Vec::new(),
+                });
+                charts.last_mut().expect("just pushed")
+            }
+        };
+        if !chart.primitives.contains(&s.primitive) {
+            chart.primitives.push(s.primitive.clone());
+        }
+        chart.series.push(s);
+    }
+    charts
+}
+
+/// The points of a software series when it is a sweep: at least two limb counts or lengths.
+/// Repeated measurements of one size count once, by their representative.
+fn software_sweep(axes: SoftwareAxes, members: &[&Loaded]) -> Option<Vec<SoftwarePoint>> {
+    let x_of = |r: &Loaded| match axes {
+        SoftwareAxes::CyclesAgainstLimbs => r.limbs.map(u64::from),
+        SoftwareAxes::CyclesPerByteAgainstLength => r.bytes,
+    };
+    let mut sizes: Vec<u64> = members.iter().filter_map(|r| x_of(r)).collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    let mut points = Vec::new();
+    for x in sizes {
+        let r = stats::representative(members.iter().copied().filter(|r| x_of(r) == Some(x)))?;
+        let Some(total) = r.total_cycles else {
+            continue;
+        };
+        let cycles_per_byte = r.cycles_per_byte();
+        // The cycles-per-byte chart has logarithmic axes: zero has no place on them.
+        if axes == SoftwareAxes::CyclesPerByteAgainstLength && !cycles_per_byte.is_some_and(|c| c > 0.0) {
+            continue;
+        }
+        points.push(SoftwarePoint {
+            location: r.location(),
+            x,
+            total,
+            cycles_per_byte,
+        });
+    }
+    (points.len() >= 2).then_some(points)
+}
+
+fn software_row(r: &Loaded) -> Option<SoftwareRow> {
+    let primitive = r.primitive.clone()?;
+    let length = match (r.limbs, r.bytes) {
+        (Some(limbs), _) => format!("{limbs} limbs"),
+        (None, Some(bytes)) => format!("{bytes} B"),
+        (None, None) => String::new(),
+    };
+    Some(SoftwareRow {
+        location: r.location(),
+        primitive,
+        variant: r.variant.clone().unwrap_or_default(),
+        length,
+        repetitions: r.runs(),
+        verified: r.verified,
+        total: r.total_cycles,
+        cycles_per_byte: r.cycles_per_byte(),
+        stack_bytes: r.stack_bytes,
+        code_symbol: r.code_symbol.as_deref().map(demangle).unwrap_or_default(),
+        code_bytes: r.code_bytes,
+    })
+}
+
+/// A legacy-mangled Rust symbol (`_ZN...17h<hash>E`) as a path without its hash
+/// (`cyclebench_swcrypto::chacha20::chacha20_rust`); any other name unchanged.
+fn demangle(symbol: &str) -> String {
+    legacy_path(symbol).unwrap_or_else(|| symbol.to_owned())
+}
+
+fn legacy_path(symbol: &str) -> Option<String> {
+    let mut rest = symbol.strip_prefix("_ZN")?.strip_suffix('E')?;
+    let mut parts: Vec<String> = Vec::new();
+    while !rest.is_empty() {
+        let digits = rest.find(|c: char| !c.is_ascii_digit())?;
+        let len: usize = rest[..digits].parse().ok()?;
+        let part = rest.get(digits..digits + len)?;
+        rest = &rest[digits + len..];
+        let is_hash = part.len() == 17 && part.starts_with('h') && part[1..].chars().all(|c| c.is_ascii_hexdigit());
+        if !(is_hash && rest.is_empty()) {
+            parts.push(unescape(part));
+        }
+    }
+    (!parts.is_empty()).then(|| parts.join("::"))
+}
+
+/// Undoes the legacy mangling's escapes (`$LT$` for `<`, `..` for `::`, ...).
+fn unescape(part: &str) -> String {
+    const ESCAPES: [(&str, &str); 12] = [
+        ("$SP$", "@"),
+        ("$BP$", "*"),
+        ("$RF$", "&"),
+        ("$LT$", "<"),
+        ("$GT$", ">"),
+        ("$LP$", "("),
+        ("$RP$", ")"),
+        ("$C$", ","),
+        ("$u20$", " "),
+        ("$u27$", "'"),
+        ("$u5b$", "["),
+        ("$u5d$", "]"),
+    ];
+    let mut out = part
+        .strip_prefix("_$")
+        .map_or_else(|| part.to_owned(), |p| format!("${p}"));
+    for (from, to) in ESCAPES {
+        out = out.replace(from, to);
+    }
+    out.replace("..", "::")
+}
+
 fn speedups(measured: &[&Loaded]) -> Vec<Speedup> {
     // The same operation: benchmark, dataset, configuration and module all equal.
     type Key<'a> = (&'a str, Option<&'a str>, Option<&'a str>, Option<&'a str>);
@@ -672,6 +951,164 @@ mod tests {
         assert_eq!(Category::of("read3"), Category::Output);
         assert_eq!(Category::of("deinit"), Category::Deinitialisation);
         assert_eq!(Category::of("nop10"), Category::Other);
+    }
+
+    /// A measured software record, as `cyclebench run` writes it.
+    fn software(
+        line: usize,
+        primitive: &str,
+        variant: &str,
+        limbs: Option<u32>,
+        bytes: Option<u64>,
+        total: u64,
+    ) -> String {
+        let cpb = bytes.map_or(String::from("null"), |b| format!("{:.2}", total as f64 / b as f64));
+        let json = |v: Option<u64>| v.map_or(String::from("null"), |v| v.to_string());
+        format!(
+            r#"{{"status":"ok","target":"ibex-sim","platform":"ibex-sim","file":"benchmarks/sw.bench","line":{line},
+            "benchmark":"software","module":"cpu","implementation":"software","verified":true,"cycle_accurate":true,
+            "repetitions":1,"overhead":4,"phases":{{"run":{total}}},"total_cycles":{total},"bytes":{},
+            "cycles_per_byte":{cpb},"primitive":"{primitive}","variant":"{variant}","limbs":{},"stack_bytes":{},
+            "code_symbol":"cb_{}_{variant}","code_bytes":{}}}"#,
+            json(bytes),
+            json(limbs.map(u64::from)),
+            line * 4,
+            primitive.replace('-', "_"),
+            1000 + line,
+        )
+        .replace('\n', "")
+    }
+
+    fn build(lines: &[String]) -> Report {
+        let records = lines.iter().map(|l| super::super::load::parse(l).unwrap()).collect();
+        Report::build(&Results {
+            dir: std::path::PathBuf::from("."),
+            records,
+        })
+    }
+
+    #[test]
+    fn multi_precision_and_stream_ciphers_get_their_own_charts() {
+        let mut lines = vec![
+            // An older hardware record without any of the software fields.
+            String::from(
+                r#"{"status":"ok","file":"hash.bench","line":1,"benchmark":"hash","dataset":"msg-256",
+                "config":"sha2 tight","module":"sha2","implementation":"hardware","implementation_name":"hmac",
+                "cycle_accurate":true,"phases":{"init":9,"input":200},"total_cycles":209,"bytes":256}"#,
+            ),
+            software(2, "chacha20", "rv32i", None, Some(64), 2123),
+            software(3, "chacha20", "rv32i", None, Some(4096), 112814),
+            software(4, "chacha20", "rust", None, Some(64), 2347),
+            software(5, "chacha20", "rust", None, Some(4096), 129229),
+            // Only one length: no line.
+            software(6, "keccak-f1600", "rv32i", None, Some(200), 13597),
+            software(7, "aes-table-ks", "rust", None, None, 975),
+        ];
+        for (i, limbs) in [2u32, 4, 8].into_iter().enumerate() {
+            let l = 10 + 10 * i;
+            let n = u64::from(limbs);
+            lines.push(software(l, "mp-add", "rust", Some(limbs), None, 20 * n));
+            lines.push(software(l + 1, "mp-add-reduced", "rv32i", Some(limbs), None, 15 * n));
+            lines.push(software(l + 2, "mp-mul", "rv32i", Some(limbs), None, 30 * n * n));
+            lines.push(software(
+                l + 3,
+                "mp-karatsuba-reduced",
+                "zbb",
+                Some(limbs),
+                None,
+                40 * n * n,
+            ));
+        }
+        // A second measurement of one size is one point, not two.
+        lines.push(software(40, "mp-mul", "rv32i", Some(8), None, 1921));
+        let r = build(&lines);
+
+        let names: Vec<&str> = r.software_charts.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "software-mp-addition",
+                "software-mp-multiplication",
+                "software-cycles-per-byte"
+            ]
+        );
+        let labels = |i: usize| -> Vec<String> { r.software_charts[i].series.iter().map(|s| s.label()).collect() };
+        assert_eq!(labels(0), ["mp-add rust", "mp-add-reduced rv32i"]);
+        assert_eq!(labels(1), ["mp-mul rv32i", "mp-karatsuba-reduced zbb"]);
+        assert_eq!(labels(2), ["chacha20 rv32i", "chacha20 rust"]);
+        assert_eq!(r.software_charts[1].axes, SoftwareAxes::CyclesAgainstLimbs);
+        assert_eq!(r.software_charts[2].axes, SoftwareAxes::CyclesPerByteAgainstLength);
+        assert_eq!(r.software_charts[2].primitives, ["chacha20"]);
+        let mul = &r.software_charts[1].series[0].points;
+        assert_eq!(
+            mul.iter().map(|p| (p.x, p.total)).collect::<Vec<_>>(),
+            [(2, 120), (4, 480), (8, 1920)]
+        );
+        let chacha = &r.software_charts[2].series[0].points;
+        assert_eq!(chacha.iter().map(|p| p.x).collect::<Vec<_>>(), [64, 4096]);
+        assert_eq!(chacha[1].cycles_per_byte, Some(27.54));
+
+        // Software sets have no phase chart; the hash record still has its own.
+        assert_eq!(r.phase_charts.len(), 1);
+        assert_eq!(r.phase_charts[0].bars.len(), 1);
+        assert!(
+            r.not_charted.iter().any(|n| n.starts_with("software: ")),
+            "{:?}",
+            r.not_charted
+        );
+        assert!(r.cpb_charts.is_empty());
+        assert_eq!(
+            r.header.implementations,
+            ["sha2: hmac (hardware)", "cpu: software primitives"]
+        );
+
+        // Every measured software record is a row, with its stack and code size.
+        assert_eq!(r.software.len(), lines.len() - 1);
+        let keccak = r.software.iter().find(|s| s.primitive == "keccak-f1600").unwrap();
+        assert_eq!(keccak.length, "200 B");
+        assert_eq!((keccak.stack_bytes, keccak.code_bytes), (Some(24), Some(1006)));
+        assert_eq!(keccak.code_symbol, "cb_keccak_f1600_rv32i");
+        let ks = r.software.iter().find(|s| s.primitive == "aes-table-ks").unwrap();
+        assert_eq!((ks.length.as_str(), ks.cycles_per_byte), ("", None));
+        assert_eq!(
+            r.software.iter().find(|s| s.primitive == "mp-add").unwrap().length,
+            "2 limbs"
+        );
+    }
+
+    #[test]
+    fn records_without_software_fields_make_no_software_content() {
+        let r = build(&[String::from(
+            r#"{"status":"ok","file":"m.bench","line":1,"benchmark":"micro","module":"cpu",
+            "implementation":"software","phases":{"nop10":12}}"#,
+        )]);
+        assert!(r.software_charts.is_empty() && r.software.is_empty());
+        assert_eq!(r.not_charted.len(), 1);
+        assert!(r.not_charted[0].starts_with("micro: "));
+    }
+
+    #[test]
+    fn rust_symbols_are_demangled_and_others_kept() {
+        assert_eq!(
+            demangle("_ZN19cyclebench_swcrypto8chacha2013chacha20_rust17h27e33e21b8d2f431E"),
+            "cyclebench_swcrypto::chacha20::chacha20_rust"
+        );
+        assert_eq!(
+            demangle("_ZN4core3ptr42drop_in_place$LT$alloc..string..String$GT$17h0123456789abcdefE"),
+            "core::ptr::drop_in_place<alloc::string::String>"
+        );
+        assert_eq!(demangle("cb_chacha20_rv32i"), "cb_chacha20_rv32i");
+        assert_eq!(demangle("_ZN3fooE"), "foo");
+        assert_eq!(demangle("_ZN99fooE"), "_ZN99fooE");
+    }
+
+    #[test]
+    fn multi_precision_primitives_chart_by_operation() {
+        assert_eq!(mp_family("mp-add"), "addition");
+        assert_eq!(mp_family("mp-add-reduced"), "addition");
+        assert_eq!(mp_family("mp-mul-reduced"), "multiplication");
+        assert_eq!(mp_family("mp-karatsuba"), "multiplication");
+        assert_eq!(mp_family("mp-sub"), "sub");
     }
 
     #[test]

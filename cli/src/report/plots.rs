@@ -4,12 +4,14 @@
 use std::sync::OnceLock;
 
 use anyhow::{anyhow, ensure, Context, Result};
+use plotters::coord::ranged1d::ValueFormatter;
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
+use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::model::{Category, CpbChart, PhaseChart, Segment, Speedup};
+use super::model::{Category, CpbChart, PhaseChart, Segment, SoftwareAxes, SoftwareChart, Speedup};
 
 /// A drawn chart.
 pub struct Plot {
@@ -113,6 +115,11 @@ pub fn phases(chart: &PhaseChart) -> Result<Plot> {
 /// Cycles per byte against message size.
 pub fn cycles_per_byte(chart: &CpbChart) -> Result<Plot> {
     render(&chart.name, &PerByte(chart))
+}
+
+/// Software primitives against limbs or length.
+pub fn software(chart: &SoftwareChart) -> Result<Plot> {
+    render(&chart.name, &Software(chart))
 }
 
 /// Software cycles over hardware cycles per operation.
@@ -365,10 +372,179 @@ impl Figure for PerByte<'_> {
     }
 }
 
+/// How a software variant's line looks, so that variants stay apart where colours (one per
+/// primitive) are shared: solid with round points, dashed with triangles, dotted with diamonds.
+#[derive(Clone, Copy)]
+enum Stroke {
+    Solid,
+    Dashed,
+    Dotted,
+}
+
+impl Stroke {
+    fn of(variant: &str) -> Self {
+        match variant {
+            "rv32i" => Self::Dashed,
+            "zbb" => Self::Dotted,
+            _ => Self::Solid,
+        }
+    }
+
+    /// Dash and gap in pixels, for the broken strokes.
+    fn dashes(self) -> Option<(i32, i32)> {
+        match self {
+            Self::Solid => None,
+            Self::Dashed => Some((9, 5)),
+            Self::Dotted => Some((3, 4)),
+        }
+    }
+
+    /// The point marker's outline, in pixels around the point.
+    fn marker(self) -> Vec<(i32, i32)> {
+        match self {
+            Self::Solid => vec![(-2, -5), (2, -5), (5, -2), (5, 2), (2, 5), (-2, 5), (-5, 2), (-5, -2)],
+            Self::Dashed => vec![(0, -6), (6, 4), (-6, 4)],
+            Self::Dotted => vec![(0, -6), (6, 0), (0, 6), (-6, 0)],
+        }
+    }
+
+    /// The marker's outline for a legend sample of `length` pixels, in its middle.
+    fn sample_marker(self, length: i32) -> Vec<(i32, i32)> {
+        self.marker()
+            .into_iter()
+            .map(|(dx, dy)| (dx + length / 2, dy))
+            .collect()
+    }
+}
+
+struct Software<'a>(&'a SoftwareChart);
+
+impl Software<'_> {
+    fn y(&self, p: &super::model::SoftwarePoint) -> f64 {
+        match self.0.axes {
+            SoftwareAxes::CyclesAgainstLimbs => p.total as f64,
+            SoftwareAxes::CyclesPerByteAgainstLength => p.cycles_per_byte.unwrap_or(0.0),
+        }
+    }
+
+    /// Draws the mesh, the lines and the legend on a chart whose axes are built.
+    fn lines<'a, DB: DrawingBackend + 'a, X, Y>(
+        &self,
+        chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
+        descriptions: (&str, &str),
+        legend: SeriesLabelPosition,
+    ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>>
+    where
+        X: Ranged<ValueType = f64> + ValueFormatter<f64>,
+        Y: Ranged<ValueType = f64> + ValueFormatter<f64>,
+    {
+        chart
+            .configure_mesh()
+            .x_desc(descriptions.0)
+            .y_desc(descriptions.1)
+            .x_label_formatter(&|v| format!("{v:.0}"))
+            .y_label_formatter(&|v| {
+                // Cycle counts are whole; cycles per byte below 10 keep a decimal.
+                if *v >= 10.0 || self.0.axes == SoftwareAxes::CyclesAgainstLimbs {
+                    format!("{v:.0}")
+                } else {
+                    format!("{v:.1}")
+                }
+            })
+            .label_style((FONT, 15))
+            .axis_desc_style((FONT, 15))
+            .draw()?;
+        for series in &self.0.series {
+            let i = self
+                .0
+                .primitives
+                .iter()
+                .position(|p| *p == series.primitive)
+                .unwrap_or(0);
+            let colour = SERIES[i % SERIES.len()];
+            let stroke = Stroke::of(&series.variant);
+            let line = colour.stroke_width(2);
+            let xy: Vec<(f64, f64)> = series.points.iter().map(|p| (p.x as f64, self.y(p))).collect();
+            let drawn = match stroke.dashes() {
+                None => chart.draw_series(LineSeries::new(xy.clone(), line))?,
+                Some((dash, gap)) => chart.draw_series(DashedLineSeries::new(xy.clone(), dash, gap, line))?,
+            };
+            // The legend sample: a short line with the marker in its middle; a dash as long as
+            // the sample is a solid line.
+            const SAMPLE: i32 = 26;
+            let (dash, gap) = stroke.dashes().unwrap_or((SAMPLE, 1));
+            drawn.label(series.label()).legend(move |at| {
+                EmptyElement::at(at)
+                    + DashedPathElement::new([(0, 0), (SAMPLE, 0)], dash, gap, line)
+                    + Polygon::new(stroke.sample_marker(SAMPLE), colour.filled())
+            });
+            let marker = stroke.marker();
+            chart.draw_series(
+                xy.into_iter()
+                    .map(|p| EmptyElement::at(p) + Polygon::new(marker.clone(), colour.filled())),
+            )?;
+        }
+        chart
+            .configure_series_labels()
+            .position(legend)
+            .background_style(WHITE.mix(0.9))
+            .border_style(BLACK)
+            .label_font((FONT, 16))
+            .legend_area_size(34)
+            .draw()
+    }
+}
+
+impl Figure for Software<'_> {
+    fn size(&self) -> (u32, u32) {
+        (WIDTH, 600)
+    }
+
+    fn draw<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+    ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+        area.fill(&WHITE)?;
+        let points = || self.0.series.iter().flat_map(|s| s.points.iter());
+        let x_max = points().map(|p| p.x as f64).fold(1.0, f64::max);
+        let x_min = points().map(|p| p.x as f64).fold(x_max, f64::min);
+        let y_max = points().map(|p| self.y(p)).fold(1.0, f64::max);
+        let y_min = points().map(|p| self.y(p)).fold(y_max, f64::min);
+        let mut builder = ChartBuilder::on(area);
+        builder
+            .caption(&self.0.title, (FONT, 20))
+            .margin(16)
+            .x_label_area_size(44)
+            .y_label_area_size(80);
+        match self.0.axes {
+            SoftwareAxes::CyclesAgainstLimbs => {
+                // Growing lines: the legend goes top left, where they are low.
+                let mut chart = builder.build_cartesian_2d(0f64..x_max + 1.0, 0f64..y_max * 1.05)?;
+                self.lines(
+                    &mut chart,
+                    ("limbs per operand (32-bit words)", "cycles (corrected)"),
+                    SeriesLabelPosition::UpperLeft,
+                )
+            }
+            SoftwareAxes::CyclesPerByteAgainstLength => {
+                // Log axes: a factor of margin on both ends keeps the points off the frame.
+                let x = (x_min / 1.6)..(x_max * 1.6);
+                let y = (y_min / 1.6)..(y_max * 1.6);
+                let mut chart = builder.build_cartesian_2d(x.log_scale(), y.log_scale())?;
+                self.lines(
+                    &mut chart,
+                    ("length (bytes, log scale)", "cycles per byte (log scale)"),
+                    SeriesLabelPosition::UpperRight,
+                )
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::model::{Bar, CpbPoint, CpbSeries};
+    use crate::report::model::{Bar, CpbPoint, CpbSeries, SoftwarePoint, SoftwareSeries};
 
     #[test]
     fn a_chart_becomes_an_svg_and_a_png_of_the_same_size() {
@@ -421,5 +597,45 @@ mod tests {
         let plot = cycles_per_byte(&chart).unwrap();
         assert!(plot.svg.contains("sha2 api-conform (rustcrypto-sha2)"));
         assert!(!plot.png.is_empty());
+    }
+
+    #[test]
+    fn software_lines_plot_with_one_legend_entry_per_primitive_and_variant() {
+        let series = |primitive: &str, variant: &str, points: &[(u64, u64)]| SoftwareSeries {
+            primitive: primitive.to_owned(),
+            variant: variant.to_owned(),
+            points: points
+                .iter()
+                .map(|&(x, total)| SoftwarePoint {
+                    location: String::from("sw.bench:1"),
+                    x,
+                    total,
+                    cycles_per_byte: Some(total as f64 / x as f64),
+                })
+                .collect(),
+        };
+        for (axes, primitives) in [
+            (SoftwareAxes::CyclesAgainstLimbs, ["mp-mul", "mp-karatsuba"]),
+            (SoftwareAxes::CyclesPerByteAgainstLength, ["chacha20", "aes-bs-ctr"]),
+        ] {
+            let chart = SoftwareChart {
+                name: String::from("software-x"),
+                title: String::from("software: x"),
+                axes,
+                primitives: primitives.iter().map(|p| p.to_string()).collect(),
+                series: vec![
+                    series(primitives[0], "rust", &[(2, 255), (8, 2163), (32, 27794)]),
+                    series(primitives[0], "rv32i", &[(2, 176), (8, 1320), (32, 17118)]),
+                    series(primitives[1], "zbb", &[(2, 464), (32, 15995)]),
+                ],
+            };
+            let plot = software(&chart).unwrap();
+            for label in [" rust", " rv32i", " zbb"] {
+                assert!(plot.svg.contains(label), "{label} missing");
+            }
+            assert!(plot.svg.contains(&format!("{} zbb", primitives[1])));
+            let reader = png::Decoder::new(std::io::Cursor::new(plot.png)).read_info().unwrap();
+            assert_eq!((reader.info().width, reader.info().height), (WIDTH, 600));
+        }
     }
 }

@@ -1,27 +1,21 @@
 //! The cycle-accurate Ibex core in cyclebench's own testbench (`sim/ibex/`): RAM and a host
-//! link, no accelerators. Every module is software and labelled so; the point of this
-//! platform is the software primitives, timed to the cycle by the RTL.
-
-use alloc::vec::Vec;
+//! link, no accelerators, so every module is software. The point of this platform is the
+//! software primitives, timed to the cycle by the RTL.
 
 use cyclebench_drivers::hostlink::HostLink;
-use cyclebench_modules::Comm;
-use cyclebench_protocol::ModuleInfo;
 
-use super::software_modules::{software, SoftwareModules};
-use super::{Platform, Provided};
-use crate::software::{SoftAes, SoftCtrDrbg, SoftSha256, SoftSha3};
+use super::software_modules::{Board, SoftwarePlatform};
 
 /// The testbench's host link.
 const HOST_LINK: usize = 0x0002_0000;
 
-/// The Ibex simulation platform.
-pub struct IbexSim {
-    link: HostLink,
-    modules: SoftwareModules,
-}
+/// The Ibex testbench.
+pub struct Testbench;
 
-impl Platform for IbexSim {
+/// The Ibex simulation platform.
+pub type IbexSim = SoftwarePlatform<Testbench>;
+
+impl Board for Testbench {
     const NAME: &'static str = if cfg!(target_feature = "zbb") {
         "ibex-sim-zbb"
     } else {
@@ -32,51 +26,17 @@ impl Platform for IbexSim {
     const CPU_HZ: u32 = 50_000_000;
     const CYCLE_ACCURATE: bool = true;
     type Comm = HostLink;
-    type Sha2 = SoftSha256;
-    type Sha3 = SoftSha3;
-    type Aes = SoftAes;
-    type Rng = SoftCtrDrbg;
 
-    fn take() -> Self {
-        Self {
-            link: Self::panic_comm(),
-            modules: SoftwareModules::new(),
-        }
-    }
-
-    fn panic_comm() -> HostLink {
+    fn comm() -> HostLink {
         // SAFETY: HOST_LINK is the testbench's host-link block; the suite is single-threaded
         // and the panic path only takes it over when normal execution has ended.
         unsafe { HostLink::new(HOST_LINK) }
     }
 
     fn stop(success: bool) -> ! {
-        Self::panic_comm().exit(if success { 0 } else { 1 });
+        Self::comm().exit(if success { 0 } else { 1 });
         loop {
             riscv::asm::wfi();
         }
-    }
-
-    fn comm(&mut self) -> &mut dyn Comm {
-        &mut self.link
-    }
-    fn sha2(&mut self) -> Option<Provided<'_, Self::Sha2>> {
-        software(&mut self.modules.sha2)
-    }
-    fn sha3(&mut self) -> Option<Provided<'_, Self::Sha3>> {
-        software(&mut self.modules.sha3)
-    }
-    fn aes(&mut self) -> Option<Provided<'_, Self::Aes>> {
-        software(&mut self.modules.aes)
-    }
-    fn rng(&mut self) -> Option<Provided<'_, Self::Rng>> {
-        software(&mut self.modules.rng)
-    }
-    fn has_entropy(&self) -> bool {
-        false
-    }
-
-    fn modules(&self) -> Vec<ModuleInfo> {
-        SoftwareModules::inventory()
     }
 }

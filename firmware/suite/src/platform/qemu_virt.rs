@@ -1,17 +1,11 @@
-//! QEMU `virt`: a 16550 UART and RAM, no accelerators. Every module is software (RustCrypto
-//! and the suite's CTR_DRBG) and labelled so; there is no entropy source. Not cycle-accurate:
-//! `mcycle` follows host time (or instructions with `-icount`).
+//! QEMU `virt`: a 16550 UART and RAM, no accelerators, so every module is software. Not
+//! cycle-accurate: `mcycle` follows host time (or instructions with `-icount`).
 
-use alloc::vec::Vec;
 use core::ptr::write_volatile;
 
 use cyclebench_drivers::ns16550::Ns16550;
-use cyclebench_modules::Comm;
-use cyclebench_protocol::ModuleInfo;
 
-use super::software_modules::{software, SoftwareModules};
-use super::{Platform, Provided};
-use crate::software::{SoftAes, SoftCtrDrbg, SoftSha256, SoftSha3};
+use super::software_modules::{Board, SoftwarePlatform};
 
 /// The 16550 UART of `virt`.
 const UART0: usize = 0x1000_0000;
@@ -20,13 +14,13 @@ const TEST_DEVICE: usize = 0x0010_0000;
 const TEST_PASS: u32 = 0x5555;
 const TEST_FAIL: u32 = 0x3333;
 
-/// The QEMU `virt` platform.
-pub struct QemuVirt {
-    uart: Ns16550,
-    modules: SoftwareModules,
-}
+/// The QEMU `virt` board.
+pub struct Virt;
 
-impl Platform for QemuVirt {
+/// The QEMU `virt` platform.
+pub type QemuVirt = SoftwarePlatform<Virt>;
+
+impl Board for Virt {
     const NAME: &'static str = if cfg!(target_feature = "zbb") {
         "qemu-virt-zbb"
     } else {
@@ -36,19 +30,8 @@ impl Platform for QemuVirt {
     const CPU_HZ: u32 = 10_000_000;
     const CYCLE_ACCURATE: bool = false;
     type Comm = Ns16550;
-    type Sha2 = SoftSha256;
-    type Sha3 = SoftSha3;
-    type Aes = SoftAes;
-    type Rng = SoftCtrDrbg;
 
-    fn take() -> Self {
-        Self {
-            uart: Self::panic_comm(),
-            modules: SoftwareModules::new(),
-        }
-    }
-
-    fn panic_comm() -> Ns16550 {
+    fn comm() -> Ns16550 {
         // SAFETY: UART0 is virt's 16550; the suite is single-threaded and the panic path only
         // takes it over when normal execution has ended.
         unsafe { Ns16550::new(UART0) }
@@ -61,28 +44,5 @@ impl Platform for QemuVirt {
         loop {
             riscv::asm::wfi();
         }
-    }
-
-    fn comm(&mut self) -> &mut dyn Comm {
-        &mut self.uart
-    }
-    fn sha2(&mut self) -> Option<Provided<'_, Self::Sha2>> {
-        software(&mut self.modules.sha2)
-    }
-    fn sha3(&mut self) -> Option<Provided<'_, Self::Sha3>> {
-        software(&mut self.modules.sha3)
-    }
-    fn aes(&mut self) -> Option<Provided<'_, Self::Aes>> {
-        software(&mut self.modules.aes)
-    }
-    fn rng(&mut self) -> Option<Provided<'_, Self::Rng>> {
-        software(&mut self.modules.rng)
-    }
-    fn has_entropy(&self) -> bool {
-        false
-    }
-
-    fn modules(&self) -> Vec<ModuleInfo> {
-        SoftwareModules::inventory()
     }
 }

@@ -1,30 +1,62 @@
-//! The module set of a platform without accelerators: RustCrypto SHA-2, SHA-3 and AES and the
-//! suite's CTR_DRBG, every one labelled as software. No entropy source.
+//! Platforms without accelerators (QEMU `virt`, the Ibex testbench): a board that provides
+//! the host link and a way to stop, and every module in software — RustCrypto SHA-2, SHA-3
+//! and AES and the suite's CTR_DRBG, each labelled as software. No entropy source.
 
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use cyclebench_modules::Comm;
 use cyclebench_protocol::{Implementation, ImplementationKind, Module, ModuleInfo};
 
-use super::{entry, Provided};
+use super::{entry, Platform, Provided};
 use crate::software::{SoftAes, SoftCtrDrbg, SoftSha256, SoftSha3};
 
-/// Software implementations of every module.
-pub struct SoftwareModules {
-    /// SHA-256.
-    pub sha2: SoftSha256,
-    /// SHA3-256.
-    pub sha3: SoftSha3,
-    /// AES with the five modes.
-    pub aes: SoftAes,
-    /// CTR_DRBG with AES-256.
-    pub rng: SoftCtrDrbg,
+/// What a board without accelerators contributes: its name, clock, link and stop.
+pub trait Board {
+    /// Platform name announced in the hello.
+    const NAME: &'static str;
+    /// CPU clock in Hz.
+    const CPU_HZ: u32;
+    /// Whether the cycle counter counts real (or faithfully modelled) CPU cycles.
+    const CYCLE_ACCURATE: bool;
+    /// The link to the host.
+    type Comm: Comm;
+
+    /// A fresh handle on the host link.
+    fn comm() -> Self::Comm;
+    /// Stops the suite for good; `success` becomes the simulator's exit status.
+    fn stop(success: bool) -> !;
 }
 
-impl SoftwareModules {
-    /// Fresh instances of every module.
-    pub fn new() -> Self {
+/// A board with every module in software.
+pub struct SoftwarePlatform<B: Board> {
+    comm: B::Comm,
+    sha2: SoftSha256,
+    sha3: SoftSha3,
+    aes: SoftAes,
+    rng: SoftCtrDrbg,
+}
+
+fn software<T: ?Sized>(module: &mut T) -> Option<Provided<'_, T>> {
+    Some(Provided {
+        module,
+        kind: ImplementationKind::Software,
+    })
+}
+
+impl<B: Board> Platform for SoftwarePlatform<B> {
+    const NAME: &'static str = B::NAME;
+    const CPU_HZ: u32 = B::CPU_HZ;
+    const CYCLE_ACCURATE: bool = B::CYCLE_ACCURATE;
+    type Comm = B::Comm;
+    type Sha2 = SoftSha256;
+    type Sha3 = SoftSha3;
+    type Aes = SoftAes;
+    type Rng = SoftCtrDrbg;
+
+    fn take() -> Self {
         Self {
+            comm: B::comm(),
             sha2: SoftSha256::new(),
             sha3: SoftSha3::new(),
             aes: SoftAes::new(),
@@ -32,8 +64,34 @@ impl SoftwareModules {
         }
     }
 
-    /// The hello's inventory for a platform that runs all modules in software.
-    pub fn inventory() -> Vec<ModuleInfo> {
+    fn panic_comm() -> B::Comm {
+        B::comm()
+    }
+
+    fn stop(success: bool) -> ! {
+        B::stop(success)
+    }
+
+    fn comm(&mut self) -> &mut dyn Comm {
+        &mut self.comm
+    }
+    fn sha2(&mut self) -> Option<Provided<'_, Self::Sha2>> {
+        software(&mut self.sha2)
+    }
+    fn sha3(&mut self) -> Option<Provided<'_, Self::Sha3>> {
+        software(&mut self.sha3)
+    }
+    fn aes(&mut self) -> Option<Provided<'_, Self::Aes>> {
+        software(&mut self.aes)
+    }
+    fn rng(&mut self) -> Option<Provided<'_, Self::Rng>> {
+        software(&mut self.rng)
+    }
+    fn has_entropy(&self) -> bool {
+        false
+    }
+
+    fn modules(&self) -> Vec<ModuleInfo> {
         let sw = |name: &str| Implementation::Software(String::from(name));
         Vec::from([
             entry(Module::Sha2, sw("rustcrypto-sha2")),
@@ -43,12 +101,4 @@ impl SoftwareModules {
             entry(Module::Entropy, Implementation::Absent),
         ])
     }
-}
-
-/// Hands out a software module.
-pub fn software<T: ?Sized>(module: &mut T) -> Option<Provided<'_, T>> {
-    Some(Provided {
-        module,
-        kind: ImplementationKind::Software,
-    })
 }
