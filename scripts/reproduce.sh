@@ -32,6 +32,11 @@ if wants ibex; then
     rm -rf "$out/ibex" "$out/ibex-zbb"
     "$bin" run --target ibex-sim --no-report --out "$out/ibex" benchmarks/swcrypto/*.bench || true
     "$bin" run --target ibex-sim-zbb --no-report --out "$out/ibex-zbb" benchmarks/swcrypto/*.bench || true
+    # Seed 2's Figures 1 and 2 re-drawn from the ibex-sim run, for the document.
+    "$bin" report "$out/ibex" > /dev/null
+    mkdir -p docs/figures
+    cp "$out/ibex/plots/software-mp-addition.svg" docs/figures/seed2-fig1-mp-addition.svg
+    cp "$out/ibex/plots/software-mp-multiplication.svg" docs/figures/seed2-fig2-mp-multiplication.svg
 fi
 for d in unmasked masked ibex ibex-zbb; do
     if [ ! -f "$out/$d/results.jsonl" ]; then

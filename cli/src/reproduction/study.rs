@@ -232,7 +232,11 @@ pub fn write(w: &mut String, ibex: &Run, zbb: Option<&Run>) {
          is exact: the calibration self-test times documented instruction blocks to the cycle. \
          Our cycles are corrected (the window overhead subtracted) medians; every output was \
          checked against an expected output computed by reference crates. Stack and code are \
-         bytes (code: the called function's own size in the symbol table).\n",
+         bytes (code: the function called plus the assembly it wraps, from the symbol table). \
+         Within one firmware build every figure repeats to the cycle; between builds the \
+         assembly figures can move by a cycle or two and the Rust ones by more, because code \
+         placement changes (a jump to a 32-bit instruction at a 2-byte-aligned address costs a \
+         cycle more on Ibex) and the compiler inlines differently.\n",
         ibex.dir.display(),
         zbb.map_or(String::new(), |z| format!(" and `{}`", z.dir.display())),
     );
@@ -329,7 +333,9 @@ fn mp_figures(w: &mut String, ibex: &Run) {
         w,
         "### Figures 1 and 2 — multi-precision addition and multiplication\n\n\
          Cycles on `ibex-sim` against the number of 32-bit limbs per operand (Karatsuba: even \
-         counts only). RV32I assembly, with the portable Rust in parentheses.\n"
+         counts only). RV32I assembly, with the portable Rust in parentheses.\n\n\
+         ![Figure 1: addition](figures/seed2-fig1-mp-addition.svg)\n\
+         ![Figure 2: multiplication](figures/seed2-fig2-mp-multiplication.svg)\n"
     );
     let mut header = String::from("| limbs |");
     let mut rule = String::from("|---:|");
