@@ -28,27 +28,25 @@ fn log(o: &Output) -> String {
     )
 }
 
-#[test]
-#[ignore = "needs the Ibex model (scripts/test.sh builds it and runs this)"]
-fn smoke_set_gives_verified_exact_results_on_ibex_sim() {
+/// Runs `file` on `target`, asserts the run succeeded and returns its records.
+fn run_set(target: &str, file: &str) -> (String, Vec<Value>) {
     let out = tempfile::tempdir().unwrap();
     let dir = out.path().to_str().unwrap();
-    let o = cyclebench(&[
-        "run",
-        "--target",
-        "ibex-sim",
-        "--no-report",
-        "--out",
-        dir,
-        "benchmarks/smoke/ibex_smoke.bench",
-    ]);
+    let o = cyclebench(&["run", "--target", target, "--no-report", "--out", dir, file]);
     assert!(o.status.success(), "{}", log(&o));
-    let records: Vec<Value> = std::fs::read_to_string(out.path().join("results.jsonl"))
+    let records = std::fs::read_to_string(out.path().join("results.jsonl"))
         .unwrap()
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    assert_eq!(records.len(), 25, "{}", log(&o));
+    (log(&o), records)
+}
+
+#[test]
+#[ignore = "needs the Ibex model (scripts/test.sh builds it and runs this)"]
+fn smoke_set_gives_verified_exact_results_on_ibex_sim() {
+    let (log, records) = run_set("ibex-sim", "benchmarks/smoke/ibex_smoke.bench");
+    assert_eq!(records.len(), 25, "{log}");
     for r in &records {
         assert_eq!(r["status"], "ok", "{r}");
         assert_eq!(r["verified"], true, "{r}");
@@ -91,24 +89,8 @@ fn calibration_self_test_passes_on_ibex_sim() {
 #[test]
 #[ignore = "needs the Ibex Zbb model (scripts/test.sh builds it and runs this)"]
 fn zbb_variants_verify_and_save_cycles_on_ibex_sim_zbb() {
-    let out = tempfile::tempdir().unwrap();
-    let dir = out.path().to_str().unwrap();
-    let o = cyclebench(&[
-        "run",
-        "--target",
-        "ibex-sim-zbb",
-        "--no-report",
-        "--out",
-        dir,
-        "benchmarks/swcrypto/table1.bench",
-    ]);
-    assert!(o.status.success(), "{}", log(&o));
-    let records: Vec<Value> = std::fs::read_to_string(out.path().join("results.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    assert_eq!(records.len(), 18, "{}", log(&o));
+    let (log, records) = run_set("ibex-sim-zbb", "benchmarks/swcrypto/table1.bench");
+    assert_eq!(records.len(), 18, "{log}");
     for r in &records {
         assert_eq!(r["platform"], "ibex-sim-zbb", "{r}");
         if r["status"] == "unsupported" {
