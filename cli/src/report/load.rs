@@ -105,6 +105,8 @@ pub struct Loaded {
     pub overhead: Option<u32>,
     /// Corrected phases in execution order, with their statistics when repeated.
     pub phases: Vec<Phase>,
+    /// Raw phases (median cycles as measured, overhead included) in execution order.
+    pub raw_phases: Vec<(String, u64)>,
     /// Sum of the corrected phase medians.
     pub total_cycles: Option<u64>,
     /// Bytes processed, where meaningful.
@@ -115,6 +117,9 @@ pub struct Loaded {
     pub primitive: Option<String>,
     /// Its implementation variant (`rust`, `rv32i`, `zbb`).
     pub variant: Option<String>,
+    /// The length a software request asked for (`{"software": {"length": n}}`: bytes, or limbs
+    /// for multi-precision primitives); `None` when the request names none.
+    pub software_length: Option<u64>,
     /// Limbs per operand, for multi-precision primitives.
     pub limbs: Option<u32>,
     /// Deepest stack use of the primitive's call, in bytes.
@@ -159,6 +164,7 @@ struct Line {
     overhead: Option<u32>,
     #[serde(default)]
     phases: Map<String, Value>,
+    raw_phases: Option<Map<String, Value>>,
     statistics: Option<HashMap<String, Stat>>,
     total_cycles: Option<u64>,
     bytes: Option<u64>,
@@ -208,6 +214,22 @@ impl Loaded {
     /// Whether the benchmark was repeated (and so has per-phase statistics).
     pub fn repeated(&self) -> bool {
         self.phases.iter().any(|p| p.stats.is_some())
+    }
+
+    /// Raw cycles of the phase `name`, when recorded.
+    pub fn raw_phase(&self, name: &str) -> Option<u64> {
+        self.raw_phases.iter().find(|(n, _)| n == name).map(|&(_, c)| c)
+    }
+
+    /// Sum of the raw phases (0 when none were recorded).
+    pub fn raw_total(&self) -> u64 {
+        self.raw_phases.iter().map(|(_, c)| c).sum()
+    }
+
+    /// The `.bench` file's name without directory and extension (`sha2` for
+    /// `benchmarks/sha2.bench`).
+    pub fn file_stem(&self) -> &str {
+        Path::new(&self.file).file_stem().and_then(|n| n.to_str()).unwrap_or("")
     }
 
     /// Repetitions, 1 when not recorded.
@@ -280,6 +302,18 @@ pub fn parse(text: &str) -> Result<Loaded> {
             Ok(Phase { name, cycles, stats })
         })
         .collect::<Result<_>>()?;
+    let raw_phases = line
+        .raw_phases
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(name, value)| match value.as_u64() {
+            Some(cycles) => Ok((name, cycles)),
+            None => bail!("raw phase {name} is not a cycle count: {value}"),
+        })
+        .collect::<Result<_>>()?;
+    let software_length = serde_json::from_str::<Value>(&line.request)
+        .ok()
+        .and_then(|r| r["software"]["length"].as_u64());
     Ok(Loaded {
         status: line.status,
         target: line.target,
@@ -298,11 +332,13 @@ pub fn parse(text: &str) -> Result<Loaded> {
         repetitions: line.repetitions,
         overhead: line.overhead,
         phases,
+        raw_phases,
         total_cycles: line.total_cycles,
         bytes: line.bytes,
         recorded_cycles_per_byte: line.cycles_per_byte,
         primitive: line.primitive,
         variant: line.variant,
+        software_length,
         limbs: line.limbs,
         stack_bytes: line.stack_bytes,
         code_symbol: line.code_symbol,
@@ -351,6 +387,34 @@ mod tests {
         let old = parse(r#"{"status":"ok","benchmark":"hash","phases":{"init":9}}"#).unwrap();
         assert!(old.primitive.is_none() && old.variant.is_none() && old.limbs.is_none());
         assert!(old.stack_bytes.is_none() && old.code_symbol.is_none() && old.code_bytes.is_none());
+    }
+
+    #[test]
+    fn raw_phases_and_the_requested_software_length_load() {
+        let r = parse(
+            r#"{"status":"ok","benchmark":"software","file":"benchmarks/swcrypto/lengths.bench",
+            "request":"{\"software\": {\"primitive\": \"chacha20\", \"variant\": \"rv32i\", \"length\": 64}}",
+            "phases":{"run":2098,"tail":3},"raw_phases":{"run":2102,"tail":7}}"#,
+        )
+        .unwrap();
+        assert_eq!(r.raw_phases, [("run".to_owned(), 2102), ("tail".to_owned(), 7)]);
+        assert_eq!(
+            (r.raw_phase("tail"), r.raw_phase("init"), r.raw_total()),
+            (Some(7), None, 2109)
+        );
+        assert_eq!((r.software_length, r.file_stem()), (Some(64), "lengths"));
+        let fixed = parse(
+            r#"{"status":"error","benchmark":"software","raw_phases":null,
+            "request":"{\"software\": {\"primitive\": \"keccak-f1600\", \"variant\": \"rv32i\"}}"}"#,
+        )
+        .unwrap();
+        assert!(fixed.raw_phases.is_empty() && fixed.software_length.is_none());
+        assert_eq!(fixed.raw_total(), 0);
+        let e = parse(r#"{"status":"ok","benchmark":"hash","raw_phases":{"init":-1}}"#).unwrap_err();
+        assert!(
+            format!("{e:#}").contains("raw phase init is not a cycle count"),
+            "{e:#}"
+        );
     }
 
     #[test]

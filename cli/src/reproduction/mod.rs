@@ -14,6 +14,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use serde_json::Value;
 
+use crate::report::load::{self, Loaded, Status};
+
 /// Arguments of `cyclebench reproduction`.
 #[derive(clap::Args)]
 pub struct Args {
@@ -34,41 +36,30 @@ pub struct Args {
     out: Option<PathBuf>,
 }
 
-/// One run's records.
+/// One run: its records, read by the report's loader, and its `run.json`.
 struct Run {
     dir: PathBuf,
-    records: Vec<Value>,
+    records: Vec<Loaded>,
     meta: Option<Value>,
 }
 
 impl Run {
-    fn load(dir: &Path) -> Result<Self> {
-        let path = dir.join("results.jsonl");
-        let text = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
-        let records = text
-            .lines()
-            .filter(|l| !l.trim().is_empty())
-            .map(serde_json::from_str)
-            .collect::<Result<Vec<Value>, _>>()
-            .with_context(|| format!("parsing {}", path.display()))?;
-        let meta = std::fs::read_to_string(dir.join("run.json"))
+    fn load(path: &Path) -> Result<Self> {
+        let results = load::load(path)?;
+        let meta = std::fs::read_to_string(results.dir.join("run.json"))
             .ok()
             .and_then(|t| serde_json::from_str(&t).ok());
         Ok(Self {
-            dir: dir.to_owned(),
-            records,
+            dir: results.dir,
+            records: results.records,
             meta,
         })
     }
 
-    /// The first record from `file` (stem) with this benchmark, dataset and config.
-    fn find(&self, file: &str, dataset: &str, config: &str) -> Option<&Value> {
+    /// The first record from `file` (stem) with this dataset and config.
+    fn find(&self, file: &str, dataset: &str, config: &str) -> Option<&Loaded> {
         self.records.iter().find(|r| {
-            let stem = Path::new(r["file"].as_str().unwrap_or(""))
-                .file_stem()
-                .and_then(|s| s.to_str())
-                .unwrap_or("");
-            stem == file && r["dataset"].as_str() == Some(dataset) && r["config"].as_str() == Some(config)
+            r.file_stem() == file && r.dataset.as_deref() == Some(dataset) && r.config.as_deref() == Some(config)
         })
     }
 
@@ -76,26 +67,24 @@ impl Run {
     fn raw(&self, file: &str, dataset: &str, config: &str, phase: &str) -> Cell {
         match self.find(file, dataset, config) {
             None => Cell::Missing,
-            Some(r) if r["status"] != "ok" => Cell::Failed(short_error(r)),
-            Some(r) => r["raw_phases"][phase].as_u64().map_or(Cell::Missing, Cell::Cycles),
+            Some(r) if r.status != Status::Ok => Cell::Failed(short_error(r)),
+            Some(r) => r.raw_phase(phase).map_or(Cell::Missing, Cell::Cycles),
         }
     }
 
+    /// Raw cycles of all phases together, or why there are none.
     fn total_raw(&self, file: &str, dataset: &str, config: &str) -> Cell {
         match self.find(file, dataset, config) {
             None => Cell::Missing,
-            Some(r) if r["status"] != "ok" => Cell::Failed(short_error(r)),
-            Some(r) => Cell::Cycles(
-                r["raw_phases"]
-                    .as_object()
-                    .map_or(0, |m| m.values().filter_map(Value::as_u64).sum()),
-            ),
+            Some(r) if r.status != Status::Ok => Cell::Failed(short_error(r)),
+            Some(r) => Cell::Cycles(r.raw_total()),
         }
     }
 }
 
-fn short_error(r: &Value) -> String {
-    let e = r["error"].as_str().or(r["reason"].as_str()).unwrap_or("failed");
+/// The record's error (or reason) up to its first colon, at most 60 characters.
+fn short_error(r: &Loaded) -> String {
+    let e = r.error.as_deref().or(r.reason.as_deref()).unwrap_or("failed");
     let e = e.split(':').next().unwrap_or(e);
     e.chars().take(60).collect()
 }
@@ -212,7 +201,7 @@ fn earlgrey(w: &mut String, unmasked: &Run, masked: Option<&Run>) {
         unmasked
             .records
             .first()
-            .and_then(|r| r["overhead"].as_u64())
+            .and_then(|r| r.overhead)
             .map_or("?".into(), |o| o.to_string()),
     );
 
@@ -312,21 +301,17 @@ fn earlgrey(w: &mut String, unmasked: &Run, masked: Option<&Run>) {
             "entropy-seeded 3 blocks init-wait 2000",
         ),
     ] {
-        let record = unmasked.records.iter().find(|r| {
-            r["config"].as_str() == Some(cfg)
-                && r["dataset"].as_str() == dataset
-                && r["file"].as_str().is_some_and(|f| f.contains("rng"))
-        });
+        let record = unmasked
+            .records
+            .iter()
+            .find(|r| r.config.as_deref() == Some(cfg) && r.dataset.as_deref() == dataset && r.file.contains("rng"));
         let text = match record {
             None => "not run".to_owned(),
-            Some(r) if r["status"] == "ok" => {
-                let phases: Vec<String> = r["raw_phases"]
-                    .as_object()
-                    .map(|m| m.iter().map(|(k, v)| format!("{k} {v}")).collect())
-                    .unwrap_or_default();
+            Some(r) if r.status == Status::Ok => {
+                let phases: Vec<String> = r.raw_phases.iter().map(|(k, v)| format!("{k} {v}")).collect();
                 phases.join(", ")
             }
-            Some(r) => format!("error: {}", r["error"].as_str().unwrap_or("")),
+            Some(r) => format!("error: {}", r.error.as_deref().unwrap_or("")),
         };
         let _ = writeln!(w, "- **{what}**: {text}");
     }
@@ -412,12 +397,13 @@ fn earlgrey(w: &mut String, unmasked: &Run, masked: Option<&Run>) {
     if let Some(micro) = unmasked
         .records
         .iter()
-        .find(|r| r["benchmark"] == "micro" && r["status"] == "ok")
+        .find(|r| r.benchmark == "micro" && r.status == Status::Ok)
     {
-        let phases: Vec<String> = micro["phases"]
-            .as_object()
-            .map(|m| m.iter().map(|(k, v)| format!("{k} {v}")).collect())
-            .unwrap_or_default();
+        let phases: Vec<String> = micro
+            .phases
+            .iter()
+            .map(|p| format!("{} {}", p.name, p.cycles))
+            .collect();
         let _ = writeln!(
             w,
             "Instruction costs on this core (micro-benchmarks, corrected, measured code in RAM): {}.\n",
@@ -476,6 +462,236 @@ fn earlgrey(w: &mut String, unmasked: &Run, masked: Option<&Run>) {
             w,
             "- {name}: {requests} requests in {wall:.0} s wall ({per_minute:.1} benchmarks per minute), \
              {speed} simulated cycles per wall second (including model start-up and boot)"
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{json, Map};
+
+    /// A results directory holding `records` (one `results.jsonl` line each) and, if given,
+    /// `run.json`, loaded as a [`Run`].
+    pub(super) fn run_of(records: &[Value], meta: Option<Value>) -> (tempfile::TempDir, Run) {
+        let dir = tempfile::tempdir().unwrap();
+        let lines: String = records.iter().map(|r| format!("{r}\n")).collect();
+        std::fs::write(dir.path().join("results.jsonl"), lines).unwrap();
+        if let Some(meta) = meta {
+            std::fs::write(dir.path().join("run.json"), meta.to_string()).unwrap();
+        }
+        let run = Run::load(dir.path()).unwrap();
+        (dir, run)
+    }
+
+    /// The first line of `section` (from its `### ` heading to the next) starting with `prefix`.
+    pub(super) fn line<'a>(out: &'a str, section: &str, prefix: &str) -> &'a str {
+        let start = out
+            .find(section)
+            .unwrap_or_else(|| panic!("no section {section} in\n{out}"));
+        let rest = &out[start + section.len()..];
+        let body = &rest[..rest.find("\n###").unwrap_or(rest.len())];
+        body.lines()
+            .find(|l| l.starts_with(prefix))
+            .unwrap_or_else(|| panic!("no line {prefix:?} in {section}:\n{body}"))
+    }
+
+    /// A measured Earl Grey record shaped like the writer's: raw phases as given, corrected
+    /// ones 6 cycles less.
+    fn ok(file: &str, dataset: Option<&str>, config: &str, raw: &[(&str, u64)]) -> Value {
+        let raw_phases: Map<String, Value> = raw.iter().map(|&(k, v)| (k.to_owned(), json!(v))).collect();
+        let phases: Map<String, Value> = raw.iter().map(|&(k, v)| (k.to_owned(), json!(v - 6))).collect();
+        let total: u64 = raw.iter().map(|&(_, v)| v - 6).sum();
+        json!({"status": "ok", "target": "earlgrey-sim-unmasked", "platform": "earlgrey",
+            "file": format!("benchmarks/{file}.bench"), "line": 3, "request": "{}",
+            "benchmark": file, "dataset": dataset, "config": config, "module": file,
+            "implementation": "hardware", "implementation_name": null, "verified": true,
+            "check": "known_answer", "cycle_accurate": true, "repetitions": 1, "overhead": 6,
+            "phases": phases, "raw_phases": raw_phases, "statistics": null, "total_cycles": total,
+            "bytes": null, "cycles_per_byte": null, "fifo": null, "reason": null, "error": null,
+            "firmware_revision": "859d4412d912", "timestamp": "2026-11-22T01:53:57+00:00"})
+    }
+
+    /// A failed Earl Grey record.
+    fn failed(file: &str, dataset: Option<&str>, config: &str, error: &str) -> Value {
+        let mut r = ok(file, dataset, config, &[]);
+        r["status"] = json!("error");
+        r["overhead"] = Value::Null;
+        r["total_cycles"] = Value::Null;
+        r["error"] = json!(error);
+        r
+    }
+
+    fn earlgrey_of(unmasked: &Run, masked: Option<&Run>) -> String {
+        let mut out = String::new();
+        earlgrey(&mut out, unmasked, masked);
+        out
+    }
+
+    #[test]
+    fn hash_tables_show_raw_cycles_deltas_totals_and_what_was_not_run() {
+        let sha2 = [("init", 12), ("input", 851), ("await_digest", 152), ("read_digest", 59)];
+        let (_d, unmasked) = run_of(
+            &[
+                ok("sha2", Some("msg-256"), "sha2 api-conform", &sha2),
+                failed(
+                    "sha3",
+                    Some("msg-256"),
+                    "sha3 api-conform",
+                    "suite error (Timeout): no digest",
+                ),
+            ],
+            None,
+        );
+        let out = earlgrey_of(&unmasked, None);
+        let t61 = "### Table 6.1";
+        // 12 against 21: -42.9 %; 851 against 1694: -49.8 %.
+        assert_eq!(
+            line(&out, t61, "| Initialization |"),
+            "| Initialization | 21 | 12 | -43 % | 20 | error: suite error (Timeout) |  |"
+        );
+        assert_eq!(
+            line(&out, t61, "| Input Data |"),
+            "| Input Data | 1694 | 851 | -50 % | 1634 | error: suite error (Timeout) |  |"
+        );
+        // Raw total 1074 against 1943.
+        assert_eq!(
+            line(&out, t61, "| **total** |"),
+            "| **total** | 1943 | 1074 | -45 % | 1802 | error: suite error (Timeout) |  |"
+        );
+        assert_eq!(
+            line(&out, "### Table 6.2", "| Await Digest |"),
+            "| Await Digest | 159 | not run |  | 70 | not run |  |"
+        );
+        assert_eq!(
+            line(&out, "### Driver speed", "| SHA-256, 256 B, API-conform |"),
+            "| SHA-256, 256 B, API-conform | 1943 | 1074 | -45 % | 400 |"
+        );
+        assert!(out.contains("measurement window (6 cycles here;"), "{out}");
+    }
+
+    #[test]
+    fn aes_tables_take_each_run_and_the_best_status_pad() {
+        let manual = "encrypt per-block manual";
+        let one = [
+            ("init", 263),
+            ("write", 37),
+            ("compute", 35),
+            ("read", 25),
+            ("deinit", 33),
+        ];
+        let (_u, unmasked) = run_of(
+            &[
+                ok("aes_per_block", Some("ecb-256-1b"), manual, &one),
+                ok(
+                    "aes_total",
+                    Some("ecb-256-5b"),
+                    "encrypt total automatic",
+                    &[("process", 344)],
+                ),
+                ok("aes_timed_readout", Some("ecb-128-1b"), manual, &[("compute", 35)]),
+                ok(
+                    "aes_timed_readout",
+                    Some("ecb-128-1b"),
+                    &format!("{manual} status-pad 3"),
+                    &[("compute", 36)],
+                ),
+                ok(
+                    "aes_timed_readout",
+                    Some("ecb-128-1b"),
+                    &format!("{manual} status-pad 5"),
+                    &[("compute", 34)],
+                ),
+                ok(
+                    "aes_timed_readout",
+                    Some("ecb-128-1b"),
+                    &format!("{manual} status-pad 9"),
+                    &[("compute", 34)],
+                ),
+            ],
+            None,
+        );
+        let (_m, masked) = run_of(
+            &[failed(
+                "aes_per_block",
+                Some("ecb-256-1b"),
+                manual,
+                "lost link: model exited",
+            )],
+            None,
+        );
+        let out = earlgrey_of(&unmasked, Some(&masked));
+        let t63 = "### Table 6.3";
+        // 263 against 306: -14.1 %; 37 against 24: +54.2 %.
+        assert_eq!(
+            line(&out, t63, "| Initialization |"),
+            "| Initialization | 306 | 263 | -14 % | error: lost link |"
+        );
+        assert_eq!(
+            line(&out, t63, "| Write Block |"),
+            "| Write Block | 24 | 37 | +54 % | error: lost link |"
+        );
+        assert_eq!(
+            line(&out, "### Fig. 6.3", "| 256 | process |"),
+            "| 256 | process | 344 | not run |"
+        );
+        assert_eq!(
+            line(&out, "### Fig. 6.3", "| 128 | init |"),
+            "| 128 | init | not run | not run |"
+        );
+        // The cheapest pad wins; on a tie the smallest pad.
+        assert_eq!(line(&out, "### Fig. 6.7", "| 128 |"), "| 128 | 35 | 34 | 5 |");
+        assert_eq!(line(&out, "### Fig. 6.7", "| 192 |"), "| 192 | not run | not run |  |");
+        assert_eq!(
+            line(&out, "### Driver speed", "| AES-256, 5 blocks automatic"),
+            "| AES-256, 5 blocks automatic (process phase) | 491 | 344 | -30 % | 80 |"
+        );
+    }
+
+    #[test]
+    fn rng_micro_and_tool_speed_lines() {
+        let (_d, unmasked) = run_of(
+            &[
+                failed(
+                    "rng",
+                    Some("seed384-3x128"),
+                    "seeded",
+                    "suite error (WrongAnswer): generate 1 gave 2d73",
+                ),
+                ok(
+                    "rng",
+                    None,
+                    "entropy-seeded 3 blocks",
+                    &[("init", 100), ("generate1", 60), ("generate2", 50)],
+                ),
+                ok("micro", None, "instruction blocks", &[("nop10", 18), ("load10", 30)]),
+            ],
+            Some(json!({"wall_seconds": 20.0, "simulated_cycles": 100_000, "requests": 10})),
+        );
+        let out = earlgrey_of(&unmasked, None);
+        let rng = "### Fig. 6.2";
+        assert_eq!(
+            line(&out, rng, "- **384-bit seed**"),
+            "- **384-bit seed**: error: suite error (WrongAnswer): generate 1 gave 2d73"
+        );
+        // Raw phases, in the order measured.
+        assert_eq!(
+            line(&out, rng, "- **entropy-seeded**"),
+            "- **entropy-seeded**: init 100, generate1 60, generate2 50"
+        );
+        assert_eq!(
+            line(&out, rng, "- **384-bit seed, 2000-cycle"),
+            "- **384-bit seed, 2000-cycle init wait**: not run"
+        );
+        // Corrected phases.
+        assert!(
+            out.contains("(micro-benchmarks, corrected, measured code in RAM): nop10 12, load10 24.\n"),
+            "{out}"
+        );
+        assert_eq!(
+            line(&out, "### Tool speed", "- unmasked"),
+            "- unmasked: 10 requests in 20 s wall (30.0 benchmarks per minute), 5000 simulated \
+             cycles per wall second (including model start-up and boot)"
         );
     }
 }

@@ -9,9 +9,8 @@
 
 use std::fmt::Write as _;
 
-use serde_json::Value;
-
 use super::Run;
+use crate::report::load::Status;
 
 /// A row of seed 2's Table 1.
 struct Table1Row {
@@ -139,7 +138,7 @@ const MP_OPS: [(&str, &str); 6] = [
 struct Measurement {
     cycles: u64,
     cycles_per_byte: Option<f64>,
-    stack: Option<u64>,
+    stack: Option<u32>,
     code: Option<u64>,
 }
 
@@ -153,31 +152,25 @@ impl Run {
     /// The record of `primitive` / `variant` / `length` (bytes or limbs).
     fn software(&self, primitive: &str, variant: &str, length: Option<u64>) -> Found {
         let record = self.records.iter().find(|r| {
-            r["primitive"].as_str() == Some(primitive)
-                && r["variant"].as_str() == Some(variant)
-                && request_length(r) == length
+            r.primitive.as_deref() == Some(primitive)
+                && r.variant.as_deref() == Some(variant)
+                && r.software_length == length
         });
         match record {
             None => Found::NotMeasured(String::from("not run")),
-            Some(r) if r["status"] == "ok" => match r["total_cycles"].as_u64() {
-                Some(cycles) => Found::Measured(Measurement {
+            Some(r) => match (r.status, r.total_cycles) {
+                (Status::Ok, Some(cycles)) => Found::Measured(Measurement {
                     cycles,
-                    cycles_per_byte: r["cycles_per_byte"].as_f64(),
-                    stack: r["stack_bytes"].as_u64(),
-                    code: r["code_bytes"].as_u64(),
+                    cycles_per_byte: r.cycles_per_byte(),
+                    stack: r.stack_bytes,
+                    code: r.code_bytes,
                 }),
-                None => Found::NotMeasured(String::from("no cycles")),
+                (Status::Ok, None) => Found::NotMeasured(String::from("no cycles")),
+                (Status::Unsupported, _) => Found::NotMeasured(String::from("—")),
+                (Status::Error, _) => Found::NotMeasured(format!("error: {}", super::short_error(r))),
             },
-            Some(r) if r["status"] == "unsupported" => Found::NotMeasured(String::from("—")),
-            Some(r) => Found::NotMeasured(format!("error: {}", super::short_error(r))),
         }
     }
-}
-
-/// The length a software request asked for (bytes or limbs), from its JSON line.
-fn request_length(r: &Value) -> Option<u64> {
-    let request: Value = serde_json::from_str(r["request"].as_str()?).ok()?;
-    request["software"]["length"].as_u64()
 }
 
 impl Found {
@@ -483,4 +476,185 @@ fn mp_comparison(w: &mut String, ibex: &Run) {
         gain("mp-karatsuba", "mp-karatsuba-reduced"),
         crossover.map_or(String::from("at no size up to 32 limbs"), |n| format!("from {n} limbs")),
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{line, run_of};
+    use super::*;
+    use serde_json::{json, Value};
+
+    /// A software record shaped like the writer's; `length` goes into the request (bytes, or
+    /// limbs for `mp-*`), `bytes` is what the primitive processed.
+    fn sw(status: &str, primitive: &str, variant: &str, length: Option<u64>, bytes: Option<u64>) -> Value {
+        let mut request = json!({"software": {"primitive": primitive, "variant": variant}});
+        if let Some(n) = length {
+            request["software"]["length"] = json!(n);
+        }
+        let mp = primitive.starts_with("mp-");
+        json!({"status": status, "target": "ibex-sim", "platform": "ibex-sim",
+            "file": "benchmarks/swcrypto/lengths.bench", "line": 4, "request": request.to_string(),
+            "benchmark": "software", "dataset": null, "config": format!("{primitive} {variant}"),
+            "module": "cpu", "implementation": null, "implementation_name": null, "verified": false,
+            "check": null, "cycle_accurate": true, "repetitions": 1, "overhead": null, "phases": {},
+            "raw_phases": {}, "statistics": null, "total_cycles": null,
+            "bytes": if mp { None } else { bytes }, "cycles_per_byte": null, "fifo": null,
+            "primitive": primitive, "variant": variant, "limbs": if mp { length } else { None },
+            "stack_bytes": null, "code_symbol": null, "code_bytes": null, "reason": null,
+            "error": null, "firmware_revision": "a57a01d800d3", "timestamp": "2026-11-22T03:30:25+00:00"})
+    }
+
+    /// A measured software record: `cycles` corrected (4 less raw), 2-decimal cycles per byte.
+    fn measured(primitive: &str, variant: &str, length: Option<u64>, bytes: Option<u64>, cycles: u64) -> Value {
+        let mut r = sw("ok", primitive, variant, length, bytes);
+        r["verified"] = json!(true);
+        r["overhead"] = json!(4);
+        r["phases"] = json!({"run": cycles});
+        r["raw_phases"] = json!({"run": cycles + 4});
+        r["total_cycles"] = json!(cycles);
+        if let Some(b) = r["bytes"].as_u64() {
+            r["cycles_per_byte"] = json!((cycles as f64 / b as f64 * 100.0).round() / 100.0);
+        }
+        r["stack_bytes"] = json!(208);
+        r["code_bytes"] = json!(3146);
+        r
+    }
+
+    fn not_measured(
+        status: &str,
+        field: &str,
+        why: &str,
+        primitive: &str,
+        variant: &str,
+        length: Option<u64>,
+    ) -> Value {
+        let mut r = sw(status, primitive, variant, length, None);
+        r[field] = json!(why);
+        r
+    }
+
+    #[test]
+    fn table_1_shows_each_variant_and_the_change_against_the_e31() {
+        let (_d, ibex) = run_of(
+            &[
+                measured("aes-table", "rv32i", None, Some(16), 1000),
+                not_measured("error", "error", "wrong answer: 00 != 01", "aes-table", "rust", None),
+                // Same primitive and variant at another length: not Table 1's 4096 B row.
+                measured("chacha20", "rv32i", Some(64), Some(64), 1800),
+                measured("chacha20", "rv32i", Some(4096), Some(4096), 110_000),
+            ],
+            None,
+        );
+        let mut out = String::new();
+        write(&mut out, &ibex, None);
+        let t1 = "### Table 1";
+        // 1000 against 912: +9.6 %; 1000 / 16 B = 62.5 c/B.
+        assert_eq!(
+            line(&out, t1, "| Table AES-128, one block |"),
+            "| Table AES-128, one block | 912 | 57.0 | 644.7 | error: wrong answer | 1000 | 62.5 | +9.6 % | 208 / 3146 |"
+        );
+        // 110000 against 114365: -3.8 %; 26.86 c/B.
+        assert_eq!(
+            line(&out, t1, "| ChaCha20, 4096 B |"),
+            "| ChaCha20, 4096 B | 114365 | 27.9 | 56934.4 | not run | 110000 | 26.9 | -3.8 % | 208 / 3146 |"
+        );
+        assert_eq!(
+            line(&out, t1, "| Keccak-f[1600] |"),
+            "| Keccak-f[1600] | 13774 | 68.9 | 12969 | not run | not run |  |  |  |"
+        );
+        assert!(out.contains("(No ibex-sim-zbb results"), "{out}");
+    }
+
+    #[test]
+    fn table_2_measures_the_gain_and_the_cycles_saved_per_rotation() {
+        let (_i, ibex) = run_of(&[], None);
+        let (_z, zbb) = run_of(
+            &[
+                measured("chacha20", "rv32i", Some(4096), Some(4096), 110_000),
+                measured("chacha20", "zbb", Some(4096), Some(4096), 90_000),
+                measured("chacha20", "rust", Some(4096), Some(4096), 120_000),
+                measured("keccak-f1600", "rv32i", None, Some(200), 13_000),
+                not_measured(
+                    "unsupported",
+                    "reason",
+                    "keccak-f1600 zbb: no such variant",
+                    "keccak-f1600",
+                    "zbb",
+                    None,
+                ),
+                measured("aes-bs-ctr", "rv32i", Some(4096), Some(4096), 500_000),
+                not_measured(
+                    "error",
+                    "error",
+                    "lost link: model exited",
+                    "aes-bs-ctr",
+                    "zbb",
+                    Some(4096),
+                ),
+            ],
+            None,
+        );
+        let mut out = String::new();
+        write(&mut out, &ibex, Some(&zbb));
+        let t2 = "### Table 2";
+        // 320 rotations per 64 B: 20480 over 4096 B; (110000 - 90000) / 20480 = 0.98 saved per
+        // rotation; gain 1 - 90000/110000 = 18.2 %.
+        assert_eq!(
+            line(&out, t2, "| ChaCha20 |"),
+            "| ChaCha20 | 320 | 35.8 % | 17.9 | 26.9 | 22.0 | 18.2 % | 29.3 | 0.98 |"
+        );
+        assert_eq!(
+            line(&out, t2, "| Keccak-f[1600] |"),
+            "| Keccak-f[1600] | 1248 | 18.1 % | 56.4 | 65.0 | — |  |  |  |"
+        );
+        assert_eq!(
+            line(&out, t2, "| Bitsliced AES-CTR |"),
+            "| Bitsliced AES-CTR | 144 | 7.0 % | 115.7 | 122.1 | error: lost link |  |  |  |"
+        );
+        assert_eq!(
+            line(&out, t2, "| Table-based AES |"),
+            "| Table-based AES | 0 | 0.0 % | 57 |  | not run |  |  |  |"
+        );
+    }
+
+    #[test]
+    fn multi_precision_rows_and_the_first_even_karatsuba_crossover() {
+        let mut records = Vec::new();
+        // Schoolbook 100 n² cycles; Karatsuba cheaper only at 3 (odd: not a Karatsuba size),
+        // 6 and 8, not measured at 4.
+        for n in 2..=8u64 {
+            records.push(measured("mp-mul", "rv32i", Some(n), None, 100 * n * n));
+        }
+        for (n, k) in [(2, 500), (3, 800), (6, 3500), (8, 6000)] {
+            records.push(measured("mp-karatsuba", "rv32i", Some(n), None, k));
+        }
+        records.push(measured("mp-karatsuba", "rust", Some(6), None, 4000));
+        records.push(measured("mp-add", "rv32i", Some(32), None, 1000));
+        records.push(measured("mp-add-reduced", "rv32i", Some(32), None, 630));
+        let (_d, ibex) = run_of(&records, None);
+        let mut out = String::new();
+        write(&mut out, &ibex, None);
+        let figures = "### Figures 1 and 2";
+        assert_eq!(
+            line(&out, figures, "| 6 |"),
+            "| 6 |  |  | 3600 (not run) |  | 3500 (4000) |  |"
+        );
+        assert_eq!(line(&out, figures, "| 9 |"), "| 9 |  |  |  |  |  |  |");
+        assert!(
+            out.contains("One-level Karatsuba overtakes our schoolbook from 6 limbs;"),
+            "{out}"
+        );
+        assert!(
+            out.contains("faster by 37 % for addition (paper: about 37 %), not measured for schoolbook"),
+            "{out}"
+        );
+
+        let (_e, never) = run_of(&records[..7], None);
+        let mut out = String::new();
+        write(&mut out, &never, None);
+        assert!(
+            out.contains("overtakes our schoolbook at no size up to 32 limbs;"),
+            "{out}"
+        );
+    }
 }
