@@ -257,16 +257,9 @@ cb_mp_add_reduced_rv32i:
     addi  a0, a0, 8
 .endm
 
-.macro MUL_SCHOOLBOOK reduced
-    beqz  a3, 9f
-    addi  sp, sp, -32
-    sw    s0, 0(sp)
-    sw    s1, 4(sp)
-    sw    s2, 8(sp)
-    sw    s3, 12(sp)
-    sw    s4, 16(sp)
-    sw    s5, 20(sp)
-    sw    s6, 24(sp)
+# The product proper, for n = a3 >= 1: clobbers a0-a7, t0-t6 and s0-s6 without saving them,
+# so Karatsuba can run it three times under one save of its own.
+.macro MUL_CORE reduced
     mv    s4, a3
     mv    s5, a2
     mv    s6, a1
@@ -352,6 +345,19 @@ cb_mp_add_reduced_rv32i:
     sw    a5, 0(a0)
     sw    a6, 4(a0)
   .endif
+.endm
+
+.macro MUL_SCHOOLBOOK reduced
+    beqz  a3, 9f
+    addi  sp, sp, -32
+    sw    s0, 0(sp)
+    sw    s1, 4(sp)
+    sw    s2, 8(sp)
+    sw    s3, 12(sp)
+    sw    s4, 16(sp)
+    sw    s5, 20(sp)
+    sw    s6, 24(sp)
+    MUL_CORE \reduced
     lw    s0, 0(sp)
     lw    s1, 4(sp)
     lw    s2, 8(sp)
@@ -382,15 +388,27 @@ cb_mp_mul_reduced_rv32i:
     MUL_SCHOOLBOOK 1
     .size cb_mp_mul_reduced_rv32i, . - cb_mp_mul_reduced_rv32i
 
+
 # ---------------------------------------------------------------------------------------------
-# One-level Karatsuba. Frame: 0..63 first half operand (|a_lo - a_hi| or a_lo + a_hi), 64..127
-# the b one, 128..255 their product, 256.. saved registers. s0 r, s1 a, s2 b, s3 m = n / 2,
-# s4 4n, s5 sign mask, s6 carry word of the middle term.
+# One-level Karatsuba, m = n / 2 (n even, 2..32). Frame: 0..63 first half operand
+# (|a_lo - a_hi| or a_lo + a_hi), 64..127 the b one, 128..255 their product T, 256.. saved
+# registers. Across the three products: s7 r, s8 a, s9 b, s10 m, s11 sign mask (full radix).
+#
+# Each Karatsuba function carries its own copy of the schoolbook core (MUL_CORE, a local
+# subroutine), so the callee-saved registers are saved once for all three half products
+# instead of once per product.
+#
+# Loops over the m half limbs are unrolled by two; for odd m every pointer starts one limb
+# early and the loop is entered at its second half. With B = 2^(32m) (limb blocks of m),
+# z0 = L0 + B H0, z2 = L2 + B H2 and T = Tl + B Th, the product is
+#   r = L0 + B (H0 + L0 + L2 -/+ Tl) + B^2 (H0 + H2 + L2 -/+ Th) + B^3 H2
+# so one pass over i < m reads L0 H0 L2 H2 Tl Th at limb i of each block and writes blocks 1
+# and 2; the carries out of blocks 1 and 2 are then run through blocks 2 and 3.
 
     .equ KS_DA, 0
     .equ KS_DB, 64
     .equ KS_T, 128
-    .equ KS_FRAME, 288
+    .equ KS_FRAME, 320
 
 .macro KS_PROLOGUE fallback
     andi  t0, a3, 1
@@ -407,11 +425,15 @@ cb_mp_mul_reduced_rv32i:
     sw    s4, 276(sp)
     sw    s5, 280(sp)
     sw    s6, 284(sp)
-    mv    s0, a0
-    mv    s1, a1
-    mv    s2, a2
-    srli  s3, a3, 1
-    slli  s4, a3, 2
+    sw    s7, 288(sp)
+    sw    s8, 292(sp)
+    sw    s9, 296(sp)
+    sw    s10, 300(sp)
+    sw    s11, 304(sp)
+    mv    s7, a0
+    mv    s8, a1
+    mv    s9, a2
+    srli  s10, a3, 1
 .endm
 
 .macro KS_EPILOGUE
@@ -423,63 +445,166 @@ cb_mp_mul_reduced_rv32i:
     lw    s4, 276(sp)
     lw    s5, 280(sp)
     lw    s6, 284(sp)
+    lw    s7, 288(sp)
+    lw    s8, 292(sp)
+    lw    s9, 296(sp)
+    lw    s10, 300(sp)
+    lw    s11, 304(sp)
     addi  sp, sp, KS_FRAME
     ret
 .endm
 
+# Pointers for a pass over the half operands: t0 frame DA (t5 its end), t1 a_lo, t2 a_hi, t3
+# b_lo, t4 b_hi; all one limb early for odd m (then a4 = 4, else 0).
+.macro KS_HALF_POINTERS
+    slli  t5, s10, 2
+    andi  a4, s10, 1
+    slli  a4, a4, 2
+    sub   t0, sp, a4
+    sub   t1, s8, a4
+    add   t2, t1, t5
+    sub   t3, s9, a4
+    add   t4, t3, t5
+    add   t5, sp, t5
+.endm
+
 # The three half products z0 -> r[0..n], z2 -> r[n..2n], (half operands) -> frame T.
-.macro KS_PRODUCTS kernel
-    mv    a0, s0
-    mv    a1, s1
-    mv    a2, s2
-    mv    a3, s3
-    call  \kernel
-    slli  t0, s3, 2
-    add   a0, s0, s4
-    add   a1, s1, t0
-    add   a2, s2, t0
-    mv    a3, s3
-    call  \kernel
+.macro KS_PRODUCTS core
+    mv    a0, s7
+    mv    a1, s8
+    mv    a2, s9
+    mv    a3, s10
+    jal   \core
+    slli  t0, s10, 2
+    add   a1, s8, t0
+    add   a2, s9, t0
+    slli  t0, t0, 1
+    add   a0, s7, t0
+    mv    a3, s10
+    jal   \core
     addi  a0, sp, KS_T
     addi  a1, sp, KS_DA
     addi  a2, sp, KS_DB
-    mv    a3, s3
-    call  \kernel
+    mv    a3, s10
+    jal   \core
 .endm
 
-# d = |x - y| over m (s3) limbs at frame offset doff; x in register xr, y = x + 4m. Leaves the
-# sign mask (all-ones if x < y) in a7. Both passes run whatever the sign.
-.macro ABS_DIFF doff, xr
-    addi  t0, sp, \doff
-    mv    t1, \xr
-    slli  t2, s3, 2
-    add   t2, t2, \xr
-    mv    t3, s3
-    li    t6, 0                     # borrow
-1:  lw    a4, 0(t1)
-    lw    a5, 0(t2)
+# Pointers for the middle-term pass: t0 L0, t1 H0 (block 1 out), t2 L2 (block 2 out), t3 H2,
+# t4 Tl, s0 Th, s1 end of t0 (r + 4m); all one limb early for odd m (then a4 = 4).
+.macro KS_MID_POINTERS
+    slli  t5, s10, 2
+    andi  a4, s10, 1
+    slli  a4, a4, 2
+    add   s1, s7, t5
+    sub   t0, s7, a4
+    add   t1, t0, t5
+    add   t2, t1, t5
+    add   t3, t2, t5
+    addi  t4, sp, KS_T
+    sub   t4, t4, a4
+    add   s0, t4, t5
+.endm
+
+.macro KS_MID_STEP off
+    addi  t0, t0, \off
+    addi  t1, t1, \off
+    addi  t2, t2, \off
+    addi  t3, t3, \off
+    addi  t4, t4, \off
+    addi  s0, s0, \off
+.endm
+
+# Full radix, limb i of blocks 1 and 2: u = H0 + L2 (carry a7), block 1 = L0 + u + (Tl ^ S)
+# (carry count a6, 0..2), block 2 = H2 + u + (Th ^ S) (carry count s2). S = s11.
+.macro KS_MID_FULL o
+    lw    a0, \o(t1)                # H0
+    lw    a1, \o(t2)                # L2
+    lw    a2, \o(t0)                # L0
+    lw    a3, \o(t4)                # Tl
+    lw    a4, \o(t3)                # H2
+    lw    a5, \o(s0)                # Th
+    add   a0, a0, a7
+    sltu  a7, a0, a7
+    add   a0, a0, a1
+    sltu  a1, a0, a1
+    or    a7, a7, a1
+    xor   a3, a3, s11
+    add   a2, a2, a0
+    sltu  t6, a2, a0
+    add   a2, a2, a6
+    sltu  a6, a2, a6
+    add   a6, a6, t6
+    add   a2, a2, a3
+    sltu  a3, a2, a3
+    add   a6, a6, a3
+    xor   a5, a5, s11
+    add   a4, a4, a0
+    sltu  t6, a4, a0
+    add   a4, a4, s2
+    sltu  s2, a4, s2
+    add   s2, s2, t6
+    add   a4, a4, a5
+    sltu  a5, a4, a5
+    add   s2, s2, a5
+    sw    a2, \o(t1)
+    sw    a4, \o(t2)
+.endm
+
+# |x - y| for a (borrow a6) and b (borrow a7) at limb offset o.
+.macro KS_DIFF o
+    lw    a0, \o(t1)
+    lw    a1, \o(t2)
+    lw    a2, \o(t3)
+    lw    a3, \o(t4)
+    sltu  a4, a0, a1
+    sub   a0, a0, a1
+    sltu  a1, a0, a6
+    sub   a0, a0, a6
+    or    a6, a4, a1
+    sltu  a4, a2, a3
+    sub   a2, a2, a3
+    sltu  a3, a2, a7
+    sub   a2, a2, a7
+    or    a7, a4, a3
+    sw    a0, \o(t0)
+    sw    a2, KS_DB + \o(t0)
+.endm
+
+# Conditional negation (d ^ mask) + borrow, carried, for both operands at limb offset o.
+.macro KS_NEG o
+    lw    a0, \o(t0)
+    lw    a2, KS_DB + \o(t0)
+    xor   a0, a0, a4
+    add   a0, a0, a6
+    sltu  a6, a0, a6
+    xor   a2, a2, a5
+    add   a2, a2, a7
+    sltu  a7, a2, a7
+    sw    a0, \o(t0)
+    sw    a2, KS_DB + \o(t0)
+.endm
+
+# x += carry count a6 over the limbs [t1, t2), their count in a4 (its parity picks the entry).
+.macro KS_CARRY
+    andi  a4, a4, 1
+    beqz  a4, 1f
+    lw    a0, 0(t1)
     addi  t1, t1, 4
-    addi  t2, t2, 4
-    sltu  a6, a4, a5
-    sub   a4, a4, a5
-    sltu  a5, a4, t6
-    sub   a4, a4, t6
-    or    t6, a6, a5
-    sw    a4, 0(t0)
-    addi  t0, t0, 4
-    addi  t3, t3, -1
-    bnez  t3, 1b
-    neg   a7, t6                    # negate if x < y: (d ^ mask) + 1, carried
-    addi  t0, sp, \doff
-    mv    t3, s3
-2:  lw    a4, 0(t0)
-    addi  t0, t0, 4
-    addi  t3, t3, -1
-    xor   a4, a4, a7
-    add   a4, a4, t6
-    sltu  t6, a4, t6
-    sw    a4, -4(t0)
-    bnez  t3, 2b
+    add   a0, a0, a6
+    sltu  a6, a0, a6
+    sw    a0, -4(t1)
+1:  beq   t1, t2, 3f
+2:  lw    a0, 0(t1)
+    lw    a2, 4(t1)
+    add   a0, a0, a6
+    sltu  a6, a0, a6
+    add   a2, a2, a6
+    sltu  a6, a2, a6
+    sw    a0, 0(t1)
+    sw    a2, 4(t1)
+    addi  t1, t1, 8
+    bne   t1, t2, 2b
+3:
 .endm
 
 # void cb_mp_mul_karatsuba_rv32i(u32 *r, const u32 *a, const u32 *b, usize n): subtractive.
@@ -489,95 +614,98 @@ cb_mp_mul_reduced_rv32i:
     .balign 4
 cb_mp_mul_karatsuba_rv32i:
     KS_PROLOGUE 8f
-    ABS_DIFF KS_DA, s1
-    mv    s5, a7
-    ABS_DIFF KS_DB, s2
-    xor   s5, s5, a7
-    not   s5, s5                    # all-ones: same signs, subtract the product
-    KS_PRODUCTS cb_mp_mul_rv32i
-    # T = z0 + z2 + (T ^ s5) + (s5 & 1): the middle term in two's complement, n limbs plus a
-    # top word s5 + carry (0 or 1 in the end). n is even: two limbs per iteration.
-    andi  t6, s5, 1
-    mv    t0, s0
-    add   t1, s0, s4
-    addi  t2, sp, KS_T
-    add   t3, t2, s4
-1:  lw    a0, 0(t0)
-    lw    a1, 0(t1)
-    lw    a2, 0(t2)
-    lw    a3, 4(t0)
-    lw    a4, 4(t1)
-    lw    a5, 4(t2)
+    # DA = a_lo - a_hi, DB = b_lo - b_hi (borrows a6, a7), both in one pass.
+    KS_HALF_POINTERS
+    li    a6, 0
+    li    a7, 0
+    bnez  a4, 2f
+1:  KS_DIFF 0
+2:  KS_DIFF 4
     addi  t0, t0, 8
     addi  t1, t1, 8
-    add   a0, a0, t6                # t6 is a carry count, 0..2
-    sltu  t6, a0, t6
-    add   a0, a0, a1
-    sltu  a1, a0, a1
-    add   t6, t6, a1
-    xor   a2, a2, s5
-    add   a0, a0, a2
-    sltu  a2, a0, a2
-    add   t6, t6, a2
-    sw    a0, 0(t2)
-    add   a3, a3, t6
-    sltu  t6, a3, t6
-    add   a3, a3, a4
-    sltu  a4, a3, a4
-    add   t6, t6, a4
-    xor   a5, a5, s5
-    add   a3, a3, a5
-    sltu  a5, a3, a5
-    add   t6, t6, a5
-    sw    a3, 4(t2)
     addi  t2, t2, 8
-    bne   t2, t3, 1b
-    add   s6, t6, s5
-    # r[m..m+n] += T, carrying on through r[m+n..2n] with the top word added in.
-    slli  t0, s3, 2
-    add   t0, t0, s0
-    addi  t2, sp, KS_T
-    li    t6, 0
-2:  lw    a4, 0(t0)
-    lw    a5, 0(t2)
-    lw    a6, 4(t0)
-    lw    a7, 4(t2)
-    addi  t2, t2, 8
-    ADC   a4, a5
-    sw    a4, 0(t0)
-    ADC   a6, a7
-    sw    a6, 4(t0)
+    addi  t3, t3, 8
+    addi  t4, t4, 8
+    bne   t0, t5, 1b
+    # Negate where x < y: (d ^ mask) + 1, carried; both run whatever the signs.
+    xor   s11, a6, a7
+    addi  s11, s11, -1              # all-ones: same signs, subtract the product
+    andi  t1, s10, 1
+    slli  t1, t1, 2
+    sub   t0, sp, t1
+    neg   a4, a6
+    neg   a5, a7
+    bnez  t1, 4f
+3:  KS_NEG 0
+4:  KS_NEG 4
     addi  t0, t0, 8
-    bne   t2, t3, 2b
-    add   t6, t6, s6
-    slli  t3, s4, 1
-    add   t3, t3, s0                # end of r
-3:  lw    a4, 0(t0)
-    addi  t0, t0, 4
-    add   a4, a4, t6
-    sltu  t6, a4, t6
-    sw    a4, -4(t0)
-    bne   t0, t3, 3b
+    bne   t0, t5, 3b
+    KS_PRODUCTS 7f
+    # Blocks 1 and 2 of the middle term in one pass; the two's-complement +1 of -T is the
+    # carry into block 1, its sign word s11 goes into block 3.
+    KS_MID_POINTERS
+    andi  a6, s11, 1
+    li    a7, 0
+    li    s2, 0
+    bnez  a4, 2f
+1:  KS_MID_FULL 0
+2:  KS_MID_FULL 4
+    KS_MID_STEP 8
+    bne   t0, s1, 1b
+    # Block 2 (from r + 8m) takes block 1's carries: a6 and u's carry a7.
+    add   t1, s7, t5
+    add   t1, t1, t5
+    add   t2, t1, t5
+    add   a6, a6, a7
+    mv    a4, s10
+    KS_CARRY
+    # Block 3 takes block 2's carries (s2, u's a7 again) and the sign word s11. The sum is a
+    # carry count, never negative: everything added into blocks 1 and 2 totals
+    # M + H0 + B L2 + B^2 (M the middle term, >= 0) when subtracting, so at least B^2 carries.
+    add   a6, a6, s2
+    add   a6, a6, a7
+    add   a6, a6, s11
+    add   t2, t1, t5
+    mv    a4, s10
+    KS_CARRY
     KS_EPILOGUE
+7:  MUL_CORE 0
+    ret
 8:  tail  cb_mp_mul_rv32i
     .size cb_mp_mul_karatsuba_rv32i, . - cb_mp_mul_karatsuba_rv32i
 
-# Half sums: d = x + y limb-wise over m (s3) limbs at frame offset doff, y = x + 4m.
-.macro HALF_SUM doff, xr
-    addi  t0, sp, \doff
-    mv    t1, \xr
-    slli  t2, s3, 2
-    add   t2, t2, \xr
-    mv    t3, s3
-1:  lw    a4, 0(t1)
-    lw    a5, 0(t2)
-    addi  t1, t1, 4
-    addi  t2, t2, 4
-    add   a4, a4, a5
-    sw    a4, 0(t0)
-    addi  t0, t0, 4
-    addi  t3, t3, -1
-    bnez  t3, 1b
+# Reduced radix, limb i of blocks 1 and 2: block 1 = H0 + Tl - L0 - L2 plus the signed carry
+# a6, stored masked to 28 bits; block 2 = L2 + Th - H0 - H2, stored as a signed limb for the
+# carry pass. All within (-2^30, 2^31).
+.macro KS_MID_REDUCED o
+    lw    a0, \o(t1)                # H0
+    lw    a1, \o(t2)                # L2
+    lw    a2, \o(t0)                # L0
+    lw    a3, \o(t4)                # Tl
+    lw    a4, \o(t3)                # H2
+    lw    a5, \o(s0)                # Th
+    add   a3, a3, a0
+    sub   a3, a3, a2
+    sub   a3, a3, a1
+    add   a3, a3, a6
+    and   a2, a3, s3
+    srai  a6, a3, 28
+    add   a5, a5, a1
+    sub   a5, a5, a0
+    sub   a5, a5, a4
+    sw    a2, \o(t1)
+    sw    a5, \o(t2)
+.endm
+
+.macro KS_SUM o
+    lw    a0, \o(t1)
+    lw    a1, \o(t2)
+    lw    a2, \o(t3)
+    lw    a3, \o(t4)
+    add   a0, a0, a1
+    add   a2, a2, a3
+    sw    a0, \o(t0)
+    sw    a2, KS_DB + \o(t0)
 .endm
 
 # void cb_mp_mul_karatsuba_reduced_rv32i(u32 *r, const u32 *a, const u32 *b, usize n):
@@ -588,63 +716,46 @@ cb_mp_mul_karatsuba_rv32i:
     .balign 4
 cb_mp_mul_karatsuba_reduced_rv32i:
     KS_PROLOGUE 8f
-    HALF_SUM KS_DA, s1
-    HALF_SUM KS_DB, s2
-    KS_PRODUCTS cb_mp_mul_reduced_rv32i
-    # T -= z0 + z2, limb-wise: signed limbs in (-2^29, 2^30).
-    mv    t0, s0
-    add   t1, s0, s4
-    addi  t2, sp, KS_T
-    add   t3, t2, s4
-1:  lw    a0, 0(t2)
-    lw    a1, 0(t0)
-    lw    a2, 0(t1)
-    lw    a3, 4(t2)
-    lw    a4, 4(t0)
-    lw    a5, 4(t1)
+    # Half sums for a and b in one pass.
+    KS_HALF_POINTERS
+    bnez  a4, 2f
+1:  KS_SUM 0
+2:  KS_SUM 4
     addi  t0, t0, 8
     addi  t1, t1, 8
-    sub   a0, a0, a1
-    sub   a0, a0, a2
-    sub   a3, a3, a4
-    sub   a3, a3, a5
-    sw    a0, 0(t2)
-    sw    a3, 4(t2)
     addi  t2, t2, 8
-    bne   t2, t3, 1b
-    # r[m..2n] += T with a signed carry (arithmetic shift), masking every limb back to 28 bits.
-    li    t5, (1 << 28) - 1
-    slli  t0, s3, 2
-    add   t0, t0, s0
-    addi  t2, sp, KS_T
-    li    t6, 0
-2:  lw    a4, 0(t0)
-    lw    a5, 0(t2)
-    lw    a6, 4(t0)
-    lw    a7, 4(t2)
-    addi  t2, t2, 8
-    add   a4, a4, a5
-    add   a4, a4, t6
-    and   a5, a4, t5
-    srai  t6, a4, 28
-    sw    a5, 0(t0)
-    add   a6, a6, a7
-    add   a6, a6, t6
-    and   a7, a6, t5
-    srai  t6, a6, 28
-    sw    a7, 4(t0)
-    addi  t0, t0, 8
-    bne   t2, t3, 2b
-    slli  t3, s4, 1
-    add   t3, t3, s0
-3:  lw    a4, 0(t0)
-    addi  t0, t0, 4
-    add   a4, a4, t6
-    and   a5, a4, t5
-    srai  t6, a4, 28
-    sw    a5, -4(t0)
-    bne   t0, t3, 3b
+    addi  t3, t3, 8
+    addi  t4, t4, 8
+    bne   t0, t5, 1b
+    KS_PRODUCTS 7f
+    KS_MID_POINTERS
+    li    s3, (1 << 28) - 1
+    li    a6, 0
+    bnez  a4, 2f
+1:  KS_MID_REDUCED 0
+2:  KS_MID_REDUCED 4
+    KS_MID_STEP 8
+    bne   t0, s1, 1b
+    # Blocks 2 and 3 (r + 8m .. r + 16m, 2m limbs): signed carry, every limb masked.
+    add   t1, s7, t5
+    add   t1, t1, t5
+    slli  t2, t5, 2
+    add   t2, t2, s7
+3:  lw    a0, 0(t1)
+    lw    a2, 4(t1)
+    add   a0, a0, a6
+    and   a1, a0, s3
+    srai  a6, a0, 28
+    add   a2, a2, a6
+    and   a3, a2, s3
+    srai  a6, a2, 28
+    sw    a1, 0(t1)
+    sw    a3, 4(t1)
+    addi  t1, t1, 8
+    bne   t1, t2, 3b
     KS_EPILOGUE
+7:  MUL_CORE 1
+    ret
 8:  tail  cb_mp_mul_reduced_rv32i
     .size cb_mp_mul_karatsuba_reduced_rv32i, . - cb_mp_mul_karatsuba_reduced_rv32i
 
