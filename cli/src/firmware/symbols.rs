@@ -13,8 +13,7 @@ use object::{Object, ObjectSection, ObjectSymbol, SymbolKind};
 /// A function symbol: name, first address and size in bytes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Function {
-    /// Symbol name (demangled where the compiler mangled it is not attempted: Rust names
-    /// stay mangled, assembly names are plain).
+    /// Symbol name as in the ELF: Rust names mangled, assembly names plain.
     pub name: String,
     /// First address.
     pub address: u64,

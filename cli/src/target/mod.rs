@@ -72,6 +72,13 @@ impl TargetName {
     }
 }
 
+/// What runs the firmware, with the model a Verilator target needs.
+enum Simulator {
+    Qemu,
+    Ibex(PathBuf),
+    EarlGrey(PathBuf),
+}
+
 /// Where to run: options shared by every subcommand that talks to a target.
 #[derive(clap::Args, Clone, Debug)]
 pub struct TargetArgs {
@@ -135,22 +142,22 @@ impl TargetArgs {
         }
         let target = self.target_name();
         // The model first: its build is the long step, and fails without touching firmware.
-        let model = match target {
-            TargetName::QemuVirt | TargetName::QemuVirtZbb => None,
-            TargetName::IbexSim => Some(ibex::model("rv32imc")?),
-            TargetName::IbexSimZbb => Some(ibex::model("zbb")?),
-            TargetName::EarlgreySim => Some(earlgrey::model("masked")?),
-            TargetName::EarlgreySimUnmasked => Some(earlgrey::model("unmasked")?),
+        let simulator = match target {
+            TargetName::QemuVirt | TargetName::QemuVirtZbb => Simulator::Qemu,
+            TargetName::IbexSim => Simulator::Ibex(ibex::model("rv32imc")?),
+            TargetName::IbexSimZbb => Simulator::Ibex(ibex::model("zbb")?),
+            TargetName::EarlgreySim => Simulator::EarlGrey(earlgrey::model("masked")?),
+            TargetName::EarlgreySimUnmasked => Simulator::EarlGrey(earlgrey::model("unmasked")?),
         };
         let elf = match &self.firmware {
             Some(elf) if elf.exists() => elf.clone(),
             Some(elf) => bail!("firmware {} does not exist", elf.display()),
             None => firmware::build(target.suite_features(), target.zbb(), selftest)?,
         };
-        let link = match (target, model) {
-            (TargetName::QemuVirt | TargetName::QemuVirtZbb, _) | (_, None) => qemu::start(&elf, target.zbb())?,
-            (TargetName::IbexSim | TargetName::IbexSimZbb, Some(model)) => ibex::start(&model, &elf)?,
-            (TargetName::EarlgreySim | TargetName::EarlgreySimUnmasked, Some(model)) => {
+        let link = match simulator {
+            Simulator::Qemu => qemu::start(&elf, target.zbb())?,
+            Simulator::Ibex(model) => ibex::start(&model, &elf)?,
+            Simulator::EarlGrey(model) => {
                 let work = firmware::repo_root().join("target/sim").join(target.name());
                 earlgrey::start(&model, &elf, &work)?
             }
