@@ -17,6 +17,9 @@ echo "== format"
 cargo fmt --all --check
 (cd firmware && cargo fmt --all --check)
 
+echo "== generated assembly matches its generators"
+firmware/swcrypto/gen/check.sh
+
 echo "== clippy (host workspace)"
 cargo clippy --workspace --all-targets --quiet -- -D warnings
 echo "== clippy (firmware workspace)"

@@ -9,10 +9,7 @@
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use cyclebench_protocol::{
-    Benchmark, Granularity, LengthUnit, Primitive, Request, SoftwareBenchmark, MAX_INIT_WAIT, MAX_LIMBS,
-    MAX_REPETITIONS, MAX_RNG_BLOCKS, MAX_SOFTWARE_BYTES, MAX_STATUS_PAD,
-};
+use cyclebench_protocol::{Benchmark, BenchmarkKind, Request};
 use serde::Deserialize;
 
 /// What one line of a `.bench` file asks for.
@@ -95,67 +92,12 @@ fn parse_action(line: &str) -> Result<Action, String> {
         }
     } else {
         serde_json::from_value(value).map_err(|e| {
-            format!("not a benchmark (one of \"aes\", \"rng_seeded\", \"rng_true_random\", \"hash\", \"micro\", \"software\"): {e}")
+            let kinds: Vec<String> = BenchmarkKind::ALL.iter().map(|k| format!("\"{}\"", k.name())).collect();
+            format!("not a benchmark (one of {}): {e}", kinds.join(", "))
         })?
     };
-    validate(&benchmark)?;
+    benchmark.check()?;
     Ok(Action::Request(Request::Benchmark(benchmark)))
-}
-
-fn software_length_error(s: &SoftwareBenchmark) -> String {
-    let name = s.primitive.name();
-    match s.primitive.length_unit() {
-        LengthUnit::Fixed => format!("{name} works on a fixed size: remove \"length\""),
-        LengthUnit::Bytes => format!("{name} needs \"length\": 1 to {MAX_SOFTWARE_BYTES} bytes"),
-        LengthUnit::Limbs
-            if matches!(
-                s.primitive,
-                Primitive::MpMulKaratsuba | Primitive::MpMulKaratsubaReduced
-            ) =>
-        {
-            format!("{name} needs \"length\": an even number of limbs, 2 to {MAX_LIMBS}")
-        }
-        LengthUnit::Limbs => format!("{name} needs \"length\": 2 to {MAX_LIMBS} limbs"),
-    }
-}
-
-/// Range checks the suite would also reject, caught here with a file:line.
-fn validate(b: &Benchmark) -> Result<(), String> {
-    let reps = b.repetitions();
-    if reps == 0 || reps > MAX_REPETITIONS {
-        return Err(format!("repetitions must be 1 to {MAX_REPETITIONS}, got {reps}"));
-    }
-    let init_wait = match b {
-        Benchmark::RngTrueRandom(r) => {
-            if r.blocks == 0 || r.blocks > MAX_RNG_BLOCKS {
-                return Err(format!("blocks must be 1 to {MAX_RNG_BLOCKS}, got {}", r.blocks));
-            }
-            r.init_wait
-        }
-        Benchmark::RngSeeded(r) => r.init_wait,
-        Benchmark::Aes(a) => {
-            if let Some(pad) = a.status_pad {
-                if pad > MAX_STATUS_PAD {
-                    return Err(format!("status_pad must be 0 to {MAX_STATUS_PAD}, got {pad}"));
-                }
-                if a.granularity != Granularity::PerBlock {
-                    return Err(String::from("status_pad needs \"granularity\": \"per_block\""));
-                }
-            }
-            None
-        }
-        Benchmark::Software(s) => {
-            if !s.primitive.accepts(s.length) {
-                return Err(software_length_error(s));
-            }
-            None
-        }
-        Benchmark::Hash(_) | Benchmark::Micro(_) => None,
-    };
-    match init_wait {
-        Some(w) if w > MAX_INIT_WAIT => Err(format!("init_wait must be at most {MAX_INIT_WAIT} cycles, got {w}")),
-        _ => Ok(()),
-    }
 }
 
 #[cfg(test)]

@@ -17,8 +17,8 @@ use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::report::load::{self, Loaded, Phase, Results, Status};
 use crate::report::stats::{self, Spread, Verdict};
+use crate::results::{self as load, Phase, Record, Results, Status};
 
 /// Arguments of `cyclebench compare`.
 #[derive(clap::Args)]
@@ -174,7 +174,7 @@ fn canonical(request: &str) -> String {
 }
 
 /// The comparable records of a run (control requests have no counts) with their keys.
-fn keyed(results: &Results) -> Vec<(Key, &Loaded)> {
+fn keyed(results: &Results) -> Vec<(Key, &Record)> {
     let mut seen: HashMap<Key, usize> = HashMap::new();
     results
         .records
@@ -217,7 +217,7 @@ fn range(spread: Spread) -> Option<[u64; 2]> {
     }
 }
 
-fn phase_change(a: &Loaded, pa: Option<&Phase>, b: &Loaded, pb: Option<&Phase>, name: &str) -> Change {
+fn phase_change(a: &Record, pa: Option<&Phase>, b: &Record, pb: Option<&Phase>, name: &str) -> Change {
     let sa = pa.map(|p| stats::phase_spread(a, p));
     let sb = pb.map(|p| stats::phase_spread(b, p));
     let (ca, cb) = (pa.map(|p| p.cycles), pb.map(|p| p.cycles));
@@ -236,7 +236,7 @@ fn phase_change(a: &Loaded, pa: Option<&Phase>, b: &Loaded, pb: Option<&Phase>, 
 }
 
 /// Why a record has no counts: `unsupported (reason)` or `error (what)`.
-fn no_counts(r: &Loaded) -> Option<String> {
+fn no_counts(r: &Record) -> Option<String> {
     match r.status {
         Status::Ok => None,
         Status::Unsupported => Some(format!("unsupported ({})", r.reason.as_deref().unwrap_or(""))),
@@ -244,7 +244,7 @@ fn no_counts(r: &Loaded) -> Option<String> {
     }
 }
 
-fn row(key: Key, a: &Loaded, b: &Loaded) -> Row {
+fn row(key: Key, a: &Record, b: &Record) -> Row {
     let note = match (no_counts(a), no_counts(b)) {
         (None, None) => None,
         (Some(na), Some(nb)) if na == nb => Some(format!("A and B: {na}")),
@@ -266,16 +266,25 @@ fn row(key: Key, a: &Loaded, b: &Loaded) -> Row {
             note,
         };
     }
-    let mut names: Vec<&str> = a.phases.iter().map(|p| p.name.as_str()).collect();
-    for p in &b.phases {
+    let (phases_a, phases_b) = (a.phases(), b.phases());
+    let mut names: Vec<&str> = phases_a.iter().map(|p| p.name.as_str()).collect();
+    for p in &phases_b {
         if !names.contains(&p.name.as_str()) {
             names.push(&p.name);
         }
     }
-    let find = |r: &'_ Loaded, name: &str| r.phases.iter().find(|p| p.name == name).cloned();
+    let find = |phases: &[Phase], name: &str| phases.iter().find(|p| p.name == name).cloned();
     let phases = names
         .iter()
-        .map(|name| phase_change(a, find(a, name).as_ref(), b, find(b, name).as_ref(), name))
+        .map(|name| {
+            phase_change(
+                a,
+                find(&phases_a, name).as_ref(),
+                b,
+                find(&phases_b, name).as_ref(),
+                name,
+            )
+        })
         .collect();
     let total = match (a.total_cycles, b.total_cycles) {
         (Some(ta), Some(tb)) => {
@@ -306,7 +315,7 @@ impl Comparison {
     /// Matches the benchmarks of `a` and `b` and judges every change.
     pub fn build(a: &Results, b: &Results) -> Self {
         let keyed_a = keyed(a);
-        let mut keyed_b: Vec<Option<(Key, &Loaded)>> = keyed(b).into_iter().map(Some).collect();
+        let mut keyed_b: Vec<Option<(Key, &Record)>> = keyed(b).into_iter().map(Some).collect();
         let index_b: HashMap<Key, usize> = keyed_b
             .iter()
             .enumerate()

@@ -2,7 +2,7 @@
 
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
 
-use crate::records::{Record, Status};
+use crate::results::{Record, Status};
 
 /// Renders one row per record.
 pub fn table(records: &[Record]) -> Table {
@@ -39,7 +39,7 @@ pub fn table(records: &[Record]) -> Table {
             Cell::new(&r.benchmark),
             Cell::new(r.dataset.as_deref().unwrap_or("")),
             Cell::new(r.config.as_deref().unwrap_or("")),
-            Cell::new(r.implementation.as_deref().unwrap_or("")),
+            Cell::new(r.implementation.map_or("", |k| k.name())),
             Cell::new(status),
             Cell::new(r.total_cycles.map(|c| c.to_string()).unwrap_or_default()).set_alignment(CellAlignment::Right),
             Cell::new(truncate(&detail, 90)),

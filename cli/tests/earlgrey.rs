@@ -3,37 +3,26 @@
 //! several seconds of simulation, so these tests are `#[ignore]`d in a plain `cargo test`;
 //! `scripts/test.sh` builds the model and runs them with `--ignored`.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
 
-use serde_json::Value;
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
-}
+use common::{cyclebench, records, text};
 
 #[test]
 #[ignore = "needs the Earl Grey model (scripts/test.sh builds it and runs this)"]
 fn smoke_set_gives_verified_hardware_results_on_earlgrey_sim() {
     let out = tempfile::tempdir().unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_cyclebench"))
-        .current_dir(repo())
-        .args(["run", "--target", "earlgrey-sim", "--no-report", "--out"])
-        .arg(out.path())
-        .arg("benchmarks/smoke/smoke.bench")
-        .output()
-        .unwrap();
-    let log = format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
+    let o = cyclebench(&[
+        "run",
+        "--target",
+        "earlgrey-sim",
+        "--no-report",
+        "--out",
+        out.path().to_str().unwrap(),
+        "benchmarks/smoke/smoke.bench",
+    ]);
+    let log = text(&o);
     assert!(o.status.success(), "{log}");
-    let records: Vec<Value> = std::fs::read_to_string(out.path().join("results.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let records = records(out.path());
     assert_eq!(records.len(), 6, "{log}");
     for r in &records {
         assert_eq!(r["status"], "ok", "{r}");

@@ -3,43 +3,19 @@
 //! tests are `#[ignore]`d in a plain `cargo test`; `scripts/test.sh` builds the model and runs
 //! them with `--ignored`.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
 use serde_json::Value;
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
-}
-
-fn cyclebench(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cyclebench"))
-        .current_dir(repo())
-        .args(args)
-        .output()
-        .expect("run cyclebench")
-}
-
-fn log(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
+use common::{cyclebench, records, text};
 
 /// Runs `file` on `target`, asserts the run succeeded and returns its records.
 fn run_set(target: &str, file: &str) -> (String, Vec<Value>) {
     let out = tempfile::tempdir().unwrap();
     let dir = out.path().to_str().unwrap();
     let o = cyclebench(&["run", "--target", target, "--no-report", "--out", dir, file]);
-    assert!(o.status.success(), "{}", log(&o));
-    let records = std::fs::read_to_string(out.path().join("results.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    (log(&o), records)
+    assert!(o.status.success(), "{}", text(&o));
+    (text(&o), records(out.path()))
 }
 
 #[test]
@@ -77,7 +53,7 @@ fn smoke_set_gives_verified_exact_results_on_ibex_sim() {
 #[ignore = "needs the Ibex model (scripts/test.sh builds it and runs this)"]
 fn calibration_self_test_passes_on_ibex_sim() {
     let o = cyclebench(&["selftest", "--target", "ibex-sim"]);
-    let text = log(&o);
+    let text = text(&o);
     assert!(o.status.success(), "{text}");
     // The documented instruction blocks were timed, and each matched exactly.
     let calibration: Vec<&str> = text.lines().filter(|l| l.starts_with("test calibration::")).collect();

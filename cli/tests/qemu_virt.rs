@@ -1,37 +1,10 @@
 //! End-to-end: the real `cyclebench` binary against the suite on QEMU `virt`.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-use serde_json::Value;
+use std::path::Path;
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
-}
-
-fn cyclebench(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cyclebench"))
-        .current_dir(repo())
-        .args(args)
-        .output()
-        .expect("run cyclebench")
-}
-
-fn records(dir: &Path) -> Vec<Value> {
-    std::fs::read_to_string(dir.join("results.jsonl"))
-        .expect("results.jsonl")
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("record is JSON"))
-        .collect()
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
+use common::{cyclebench, records, repo, text};
 
 #[test]
 fn every_benchmark_set_gives_verified_or_unsupported_results() {

@@ -2,35 +2,19 @@
 //! real qemu-virt run of `fixtures/qemu-virt.bench`, `fixtures/qemu-virt-edited` the same
 //! hand-edited (see `fixtures/README.md`), `fixtures/hw-sw` hand-made hardware/software pairs.
 
+mod common;
+
 use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
-}
+use common::{cyclebench, text};
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)
-}
-
-fn cyclebench(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cyclebench"))
-        .current_dir(repo())
-        .args(args)
-        .output()
-        .expect("run cyclebench")
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
 }
 
 /// A copy of a fixture directory: the report is written next to the results.

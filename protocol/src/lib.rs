@@ -10,11 +10,15 @@
 extern crate alloc;
 
 mod dataset;
+pub mod kind;
+mod kinds;
 mod reply;
 mod request;
 pub mod wire;
 
 pub use dataset::{DatasetId, DatasetIdError};
+pub use kind::{DatasetFamily, Description, Field, Kind, PhaseCategory, PhaseSpec, Shape};
+pub use kinds::*;
 pub use reply::*;
 pub use request::*;
 

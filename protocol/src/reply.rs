@@ -4,7 +4,7 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::BenchmarkKind;
+use crate::{BenchmarkKind, Phases};
 
 /// A message from the suite to the host.
 // One reply exists at a time; boxing the large variants would only add allocations.
@@ -188,6 +188,16 @@ pub enum ImplementationKind {
     Software,
 }
 
+impl ImplementationKind {
+    /// The name used in results files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Hardware => "hardware",
+            Self::Software => "software",
+        }
+    }
+}
+
 /// How the output of a measured benchmark was checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -269,213 +279,6 @@ impl Cycles {
     }
 }
 
-/// Input FIFO observations of a tracked hash run (thesis 6.1.1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
-pub struct FifoTrace {
-    /// Deepest FIFO fill seen before a write.
-    pub max_depth: u32,
-    /// How many times input had to wait because the FIFO was full.
-    pub full_waits: u32,
-}
-
-/// Cycles of one generate request and of reading its output.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
-pub struct GeneratePhases {
-    /// Issue the generate request and wait for the output to be valid.
-    pub generate: Cycles,
-    /// Read the generated block(s).
-    pub read: Cycles,
-}
-
-/// Phase breakdown of a benchmark; the variant follows the benchmark kind.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "snake_case", deny_unknown_fields))]
-pub enum Phases {
-    /// Hashing (thesis Tables 6.1, 6.2).
-    Hash {
-        /// `init`.
-        init: Cycles,
-        /// All `write_input` calls with their ready checks.
-        input: Cycles,
-        /// `wait_for_completion`.
-        await_digest: Cycles,
-        /// `read_digest`.
-        read_digest: Cycles,
-        /// FIFO observations when tracking was requested.
-        fifo: Option<FifoTrace>,
-    },
-    /// AES, one window around all blocks (thesis Fig. 6.3).
-    AesTotal {
-        /// `init`: configuration, key shares, IV.
-        init: Cycles,
-        /// Writing, processing and reading all blocks.
-        process: Cycles,
-        /// `deinit`.
-        deinit: Cycles,
-        /// Number of blocks processed.
-        blocks: u16,
-    },
-    /// AES, each block split into write / compute / read (thesis Table 6.3, Fig. 6.4).
-    /// Block phases are summed over all blocks.
-    AesPerBlock {
-        /// `init`.
-        init: Cycles,
-        /// `write_block` for all blocks.
-        write: Cycles,
-        /// Trigger (manual) and `wait_for_output` for all blocks.
-        compute: Cycles,
-        /// `read_block` for all blocks.
-        read: Cycles,
-        /// `deinit`.
-        deinit: Cycles,
-        /// Number of blocks processed.
-        blocks: u16,
-    },
-    /// Random number generation (thesis Fig. 6.2): seeding, then each generate request.
-    Rng {
-        /// `init` (uninstantiate + instantiate with the seed).
-        init: Cycles,
-        /// One entry per generate request, in order.
-        generates: Vec<GeneratePhases>,
-    },
-    /// Micro-benchmarks: fixed instruction blocks between two counter reads.
-    Micro {
-        /// Nothing between the reads: the measurement overhead itself.
-        empty: Cycles,
-        /// One `nop`.
-        nop: Cycles,
-        /// Ten `nop`s.
-        nop10: Cycles,
-        /// Ten dependent `add`s.
-        add10: Cycles,
-        /// Ten loads from RAM.
-        load10: Cycles,
-        /// Ten stores to RAM.
-        store10: Cycles,
-        /// Ten `mul`s.
-        mul10: Cycles,
-        /// One `div`.
-        div: Cycles,
-        /// Ten iterations of a counted loop (taken branches).
-        loop10: Cycles,
-    },
-    /// A software primitive: one window around one call.
-    Software {
-        /// The call.
-        run: Cycles,
-        /// Deepest stack use of the call, in bytes (measured by painting the stack).
-        stack_bytes: u32,
-        /// Address of the function called, so the host can look up its code size in the ELF.
-        entry: u32,
-    },
-}
-
-impl Phases {
-    /// The kind of benchmark these phases belong to, where it is unambiguous.
-    pub fn kind(&self) -> Option<BenchmarkKind> {
-        match self {
-            Self::Hash { .. } => Some(BenchmarkKind::Hash),
-            Self::AesTotal { .. } | Self::AesPerBlock { .. } => Some(BenchmarkKind::Aes),
-            // Seeded and entropy-seeded generation share a shape.
-            Self::Rng { .. } => None,
-            Self::Micro { .. } => Some(BenchmarkKind::Micro),
-            Self::Software { .. } => Some(BenchmarkKind::Software),
-        }
-    }
-
-    /// Every phase in execution order. A phase may sum several measurement windows (per-block
-    /// AES sums one window per block); the host subtracts the overhead once per window.
-    pub fn named(&self) -> Vec<NamedPhase> {
-        use alloc::format;
-        let blocks = |b: &u16| u32::from(*b);
-        let fixed = |pairs: &[(&str, Cycles, u32)]| -> Vec<NamedPhase> {
-            pairs
-                .iter()
-                .map(|(n, c, w)| NamedPhase {
-                    name: String::from(*n),
-                    cycles: *c,
-                    windows: *w,
-                })
-                .collect()
-        };
-        match self {
-            Self::Hash {
-                init,
-                input,
-                await_digest,
-                read_digest,
-                ..
-            } => fixed(&[
-                ("init", *init, 1),
-                ("input", *input, 1),
-                ("await_digest", *await_digest, 1),
-                ("read_digest", *read_digest, 1),
-            ]),
-            Self::AesTotal {
-                init, process, deinit, ..
-            } => fixed(&[("init", *init, 1), ("process", *process, 1), ("deinit", *deinit, 1)]),
-            Self::AesPerBlock {
-                init,
-                write,
-                compute,
-                read,
-                deinit,
-                blocks: b,
-            } => fixed(&[
-                ("init", *init, 1),
-                ("write", *write, blocks(b)),
-                ("compute", *compute, blocks(b)),
-                ("read", *read, blocks(b)),
-                ("deinit", *deinit, 1),
-            ]),
-            Self::Rng { init, generates } => {
-                let mut named = fixed(&[("init", *init, 1)]);
-                for (i, g) in generates.iter().enumerate() {
-                    let n = i + 1;
-                    named.push(NamedPhase {
-                        name: format!("generate{n}"),
-                        cycles: g.generate,
-                        windows: 1,
-                    });
-                    named.push(NamedPhase {
-                        name: format!("read{n}"),
-                        cycles: g.read,
-                        windows: 1,
-                    });
-                }
-                named
-            }
-            Self::Micro {
-                empty,
-                nop,
-                nop10,
-                add10,
-                load10,
-                store10,
-                mul10,
-                div,
-                loop10,
-            } => fixed(&[
-                ("empty", *empty, 1),
-                ("nop", *nop, 1),
-                ("nop10", *nop10, 1),
-                ("add10", *add10, 1),
-                ("load10", *load10, 1),
-                ("store10", *store10, 1),
-                ("mul10", *mul10, 1),
-                ("div", *div, 1),
-                ("loop10", *loop10, 1),
-            ]),
-            Self::Software { run, .. } => fixed(&[("run", *run, 1)]),
-        }
-    }
-}
-
 /// One phase of a result with its name and how many measurement windows it sums.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NamedPhase {
@@ -485,4 +288,23 @@ pub struct NamedPhase {
     pub cycles: Cycles,
     /// Number of measurement windows summed into `cycles`.
     pub windows: u32,
+}
+
+impl NamedPhase {
+    /// A phase summing `windows` measurement windows.
+    pub fn new(name: &str, cycles: Cycles, windows: u32) -> Self {
+        Self {
+            name: String::from(name),
+            cycles,
+            windows,
+        }
+    }
+
+    /// Phases of one window each, in the order given.
+    pub fn once(phases: &[(&str, Cycles)]) -> Vec<Self> {
+        phases
+            .iter()
+            .map(|(name, cycles)| Self::new(name, *cycles, 1))
+            .collect()
+    }
 }

@@ -17,7 +17,9 @@ if [ ! -x "$venv/bin/python" ] || [ "$(cat "$stamp" 2>/dev/null)" != "${requirem
   echo "${requirements[*]}" > "$stamp"
 fi
 opentitan="$("$venv/bin/python" -c 'import pythondata_misc_opentitan as p; print(p.data_location)')"
+# Drivers are versioned by chip revision; this snapshot is the March 2021 Earl Grey.
+regs="$repo/firmware/drivers/src/opentitan/earlgrey_2021_03/regs"
 mode=--check
 [ "${1:-}" = "--write" ] && mode=""
-"$venv/bin/python" "$here/gen_registers.py" "$opentitan" "$repo/firmware/drivers/src/opentitan/regs" $mode
+"$venv/bin/python" "$here/gen_registers.py" "$opentitan" "$regs" $mode
 echo "registers: ${mode:-written} ok" >&2

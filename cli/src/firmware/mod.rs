@@ -60,7 +60,7 @@ pub fn build(features: &str, zbb: bool, selftest: bool) -> Result<PathBuf> {
         .arg("--target-dir")
         .arg(&target_dir)
         .output()
-        .context("running cargo to build the firmware (is Rust installed? run ./setup.sh)")?;
+        .context("running cargo to build the firmware (is Rust installed? run scripts/setup.sh)")?;
     if !output.status.success() {
         bail!(
             "building the {variant} firmware ({features}) failed:\n{}",

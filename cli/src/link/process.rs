@@ -13,7 +13,7 @@ pub fn spawn(mut command: Command, show_stderr: bool) -> Result<Link> {
     command.stdin(Stdio::piped()).stdout(Stdio::piped());
     command.stderr(if show_stderr { Stdio::inherit() } else { Stdio::null() });
     let mut child = command.spawn().with_context(|| {
-        format!("cannot start {program}; install it with ./setup.sh (Debian: apt install qemu-system-misc)")
+        format!("cannot start {program}; install it with scripts/setup.sh (Debian: apt install qemu-system-misc)")
     })?;
     let stdin = child.stdin.take().context("simulator stdin")?;
     let stdout = child.stdout.take().context("simulator stdout")?;

@@ -4,7 +4,6 @@
 //! One job per module: [`load`] reads `results.jsonl`, [`stats`] says what the numbers
 //! mean, `model` works out the report, `plots` draws it and `render` fills the templates.
 
-pub mod load;
 mod model;
 mod plots;
 mod render;
@@ -46,7 +45,7 @@ pub fn run(args: Args) -> Result<bool> {
 
 /// Writes the report of the results in `dir` into `dir`.
 pub fn write(dir: &Path) -> Result<Written> {
-    let results = load::load(dir)?;
+    let results = crate::results::load(dir)?;
     let report = model::Report::build(&results);
 
     let mut drawn = Vec::new();

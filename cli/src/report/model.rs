@@ -6,51 +6,23 @@ use std::collections::BTreeSet;
 
 use serde::Serialize;
 
-use super::load::{distinct, Kind, Loaded, Results, Status};
 use super::stats;
+use crate::results::{distinct, Record, Results, Status};
+use cyclebench_protocol::ImplementationKind as Kind;
 
-/// The kind of work a phase does; phases of one kind share a colour in the charts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Category {
-    /// Setting the module up (key expansion, seeding, configuration).
-    Initialisation,
-    /// Feeding data in.
-    Input,
-    /// Computing, or waiting for the module to.
-    Computation,
-    /// Reading results out.
-    Output,
-    /// Clearing and releasing the module.
-    Deinitialisation,
-    /// A phase name this report does not know.
-    Other,
-}
+/// The kind of work a phase does, as the benchmark kind declares it; phases of one category
+/// share a colour in the charts.
+pub use cyclebench_protocol::PhaseCategory as Category;
 
-impl Category {
-    /// The category of a phase, by the names the suite uses.
-    pub fn of(phase: &str) -> Self {
-        match phase {
-            "init" => Self::Initialisation,
-            "input" | "write" => Self::Input,
-            "process" | "compute" | "await_digest" => Self::Computation,
-            "deinit" => Self::Deinitialisation,
-            p if p.starts_with("generate") => Self::Computation,
-            p if p.starts_with("read") => Self::Output,
-            _ => Self::Other,
-        }
-    }
-
-    /// Legend text.
-    pub fn label(self) -> &'static str {
-        match self {
-            Self::Initialisation => "initialisation",
-            Self::Input => "input",
-            Self::Computation => "computation / await",
-            Self::Output => "output",
-            Self::Deinitialisation => "deinitialisation",
-            Self::Other => "other",
-        }
+/// Legend text of a category.
+pub fn category_label(category: Category) -> &'static str {
+    match category {
+        Category::Initialisation => "initialisation",
+        Category::Input => "input",
+        Category::Computation => "computation / await",
+        Category::Output => "output",
+        Category::Deinitialisation => "deinitialisation",
+        Category::Other => "other",
     }
 }
 
@@ -379,7 +351,7 @@ impl Report {
     /// Works the report out from a results directory.
     pub fn build(results: &Results) -> Self {
         let records = &results.records;
-        let measured: Vec<&Loaded> = records.iter().filter(|r| r.is_measurement()).collect();
+        let measured: Vec<&Record> = records.iter().filter(|r| r.is_measurement()).collect();
         let not_cycle_accurate = measured.iter().any(|r| r.cycle_accurate != Some(true));
         let show_mean = measured.iter().any(|r| r.cycle_accurate != Some(true) && r.repeated());
         let header = header(records, &measured);
@@ -408,7 +380,7 @@ fn unknown() -> String {
     String::from("unknown")
 }
 
-fn header(records: &[Loaded], measured: &[&Loaded]) -> Header {
+fn header(records: &[Record], measured: &[&Record]) -> Header {
     let mut implementations: Vec<String> = Vec::new();
     let mut modules: Vec<&str> = Vec::new();
     for r in measured {
@@ -418,7 +390,7 @@ fn header(records: &[Loaded], measured: &[&Loaded]) -> Header {
         let entry = match (&r.implementation_name, r.implementation) {
             (Some(name), Some(kind)) => Some(format!("{module}: {name} ({})", kind.name())),
             // Software primitives run on the CPU and have no inventory name.
-            _ if r.primitive.is_some() => Some(format!("{module}: software primitives")),
+            _ if r.primitive().is_some() => Some(format!("{module}: software primitives")),
             _ => None,
         };
         if let Some(entry) = entry.filter(|e| !implementations.contains(e)) {
@@ -467,7 +439,7 @@ fn header(records: &[Loaded], measured: &[&Loaded]) -> Header {
 }
 
 /// The span of the reply timestamps.
-fn date(records: &[Loaded]) -> String {
+fn date(records: &[Record]) -> String {
     let times: Vec<_> = records
         .iter()
         .filter_map(|r| chrono::DateTime::parse_from_rfc3339(&r.timestamp).ok())
@@ -484,7 +456,7 @@ fn date(records: &[Loaded]) -> String {
     format!("{} to {} ({})", first.format(day), last.format(to), first.format("%:z"))
 }
 
-fn implementation(r: &Loaded) -> String {
+fn implementation(r: &Record) -> String {
     match (&r.implementation_name, r.implementation) {
         (Some(name), Some(kind)) => format!("{name} ({})", kind.name()),
         (None, Some(kind)) => kind.name().to_owned(),
@@ -493,7 +465,7 @@ fn implementation(r: &Loaded) -> String {
     }
 }
 
-fn measurement(r: &Loaded) -> Measurement {
+fn measurement(r: &Record) -> Measurement {
     Measurement {
         location: r.location(),
         benchmark: r.benchmark.clone(),
@@ -504,9 +476,9 @@ fn measurement(r: &Loaded) -> Measurement {
         phases: r
             .phases
             .iter()
-            .map(|p| PhaseCycles {
-                name: p.name.clone(),
-                cycles: p.cycles,
+            .map(|(name, cycles)| PhaseCycles {
+                name: name.clone(),
+                cycles: *cycles,
             })
             .collect(),
         total: r.total_cycles,
@@ -515,10 +487,10 @@ fn measurement(r: &Loaded) -> Measurement {
     }
 }
 
-fn statistics(measured: &[&Loaded]) -> Vec<StatRow> {
+fn statistics(measured: &[&Record]) -> Vec<StatRow> {
     let mut rows = Vec::new();
     for r in measured {
-        for p in &r.phases {
+        for p in &r.phases() {
             if let Some(s) = p.stats {
                 rows.push(StatRow {
                     location: r.location(),
@@ -537,7 +509,7 @@ fn statistics(measured: &[&Loaded]) -> Vec<StatRow> {
     rows
 }
 
-fn not_measured(r: &Loaded) -> Option<NotMeasured> {
+fn not_measured(r: &Record) -> Option<NotMeasured> {
     let (status, why) = match r.status {
         Status::Ok => return None,
         Status::Unsupported => ("unsupported", r.reason.clone()),
@@ -569,16 +541,16 @@ fn slug(parts: &[&str]) -> String {
     slug.trim_matches('-').to_owned()
 }
 
-fn phase_charts(measured: &[&Loaded]) -> Vec<PhaseChart> {
+fn phase_charts(measured: &[&Record]) -> Vec<PhaseChart> {
     // One chart per file and phase list: the thesis's figures compare the configurations of
     // one study, and bars with different phases would not share a legend order.
-    type Key<'a> = (&'a str, &'a str, Vec<&'a str>);
-    let mut groups: Vec<(Key, Vec<&Loaded>)> = Vec::new();
+    type Key<'a> = (&'a str, &'a str, Vec<String>);
+    let mut groups: Vec<(Key, Vec<&Record>)> = Vec::new();
     for r in measured.iter().filter(|r| not_stacked(&r.benchmark).is_none()) {
         let key = (
             r.file.as_str(),
             r.benchmark.as_str(),
-            r.phases.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(),
+            r.phases().iter().map(|p| p.name.clone()).collect::<Vec<_>>(),
         );
         match groups.iter_mut().find(|(k, _)| *k == key) {
             Some((_, members)) => members.push(r),
@@ -603,16 +575,16 @@ fn phase_charts(measured: &[&Loaded]) -> Vec<PhaseChart> {
                     segments: r
                         .phases
                         .iter()
-                        .map(|p| Segment {
-                            phase: p.name.clone(),
-                            category: Category::of(&p.name),
-                            cycles: p.cycles,
+                        .map(|(name, cycles)| Segment {
+                            phase: name.clone(),
+                            category: r.category(name),
+                            cycles: *cycles,
                         })
                         .collect(),
-                    total: r.phases.iter().map(|p| p.cycles).sum(),
+                    total: r.phases.iter().map(|(_, c)| c).sum(),
                 })
                 .collect();
-            let categories: BTreeSet<Category> = phases.iter().map(|p| Category::of(p)).collect();
+            let categories: BTreeSet<Category> = phases.iter().map(|p| members[0].category(p)).collect();
             PhaseChart {
                 name: slug(&["phases", &format!("{:02}", i + 1), stem, benchmark]),
                 title: format!("{file}: {benchmark} ({})", phases.join(", ")),
@@ -623,7 +595,7 @@ fn phase_charts(measured: &[&Loaded]) -> Vec<PhaseChart> {
         .collect()
 }
 
-fn not_charted(measured: &[&Loaded]) -> Vec<String> {
+fn not_charted(measured: &[&Record]) -> Vec<String> {
     let kinds: BTreeSet<(&str, &str)> = measured
         .iter()
         .filter_map(|r| Some((r.benchmark.as_str(), not_stacked(&r.benchmark)?)))
@@ -631,10 +603,10 @@ fn not_charted(measured: &[&Loaded]) -> Vec<String> {
     kinds.into_iter().map(|(b, why)| format!("{b}: {why}")).collect()
 }
 
-fn cpb_charts(measured: &[&Loaded]) -> Vec<CpbChart> {
+fn cpb_charts(measured: &[&Record]) -> Vec<CpbChart> {
     // A series is one configuration on one implementation; only message size may vary.
     type Key<'a> = (&'a str, Option<&'a str>, Option<Kind>, Option<&'a str>);
-    let mut series: Vec<(Key, Vec<&Loaded>)> = Vec::new();
+    let mut series: Vec<(Key, Vec<&Record>)> = Vec::new();
     for r in measured
         .iter()
         .filter(|r| r.cycles_per_byte().is_some() && r.dataset.is_some())
@@ -682,7 +654,7 @@ fn cpb_charts(measured: &[&Loaded]) -> Vec<CpbChart> {
 /// The points of a series when it is a size sweep: at least two message sizes, each size
 /// from one dataset (AES modes of equal length differ in more than size, so they are no
 /// sweep). Repeated measurements of a dataset count once, by their representative.
-fn size_sweep(members: &[&Loaded]) -> Option<Vec<CpbPoint>> {
+fn size_sweep(members: &[&Record]) -> Option<Vec<CpbPoint>> {
     let mut datasets: Vec<&str> = Vec::new();
     for r in members {
         let d = r.dataset.as_deref()?;
@@ -721,22 +693,22 @@ fn mp_family(primitive: &str) -> &str {
     }
 }
 
-fn software_charts(measured: &[&Loaded]) -> Vec<SoftwareChart> {
+fn software_charts(measured: &[&Record]) -> Vec<SoftwareChart> {
     // A series is one primitive in one variant; only the limbs or the length vary.
     type Key<'a> = (SoftwareAxes, &'a str, &'a str);
-    let mut series: Vec<(Key, Vec<&Loaded>)> = Vec::new();
+    let mut series: Vec<(Key, Vec<&Record>)> = Vec::new();
     for r in measured {
-        let Some(primitive) = r.primitive.as_deref() else {
+        let Some(primitive) = r.primitive() else {
             continue;
         };
-        let axes = if r.limbs.is_some() {
+        let axes = if r.limbs().is_some() {
             SoftwareAxes::CyclesAgainstLimbs
         } else if r.cycles_per_byte().is_some() {
             SoftwareAxes::CyclesPerByteAgainstLength
         } else {
             continue;
         };
-        let key = (axes, primitive, r.variant.as_deref().unwrap_or(""));
+        let key = (axes, primitive, r.variant().unwrap_or(""));
         match series.iter_mut().find(|(k, _)| *k == key) {
             Some((_, members)) => members.push(r),
             None => series.push((key, vec![r])),
@@ -790,9 +762,9 @@ fn software_charts(measured: &[&Loaded]) -> Vec<SoftwareChart> {
 
 /// The points of a software series when it is a sweep: at least two limb counts or lengths.
 /// Repeated measurements of one size count once, by their representative.
-fn software_sweep(axes: SoftwareAxes, members: &[&Loaded]) -> Option<Vec<SoftwarePoint>> {
-    let x_of = |r: &Loaded| match axes {
-        SoftwareAxes::CyclesAgainstLimbs => r.limbs.map(u64::from),
+fn software_sweep(axes: SoftwareAxes, members: &[&Record]) -> Option<Vec<SoftwarePoint>> {
+    let x_of = |r: &Record| match axes {
+        SoftwareAxes::CyclesAgainstLimbs => r.limbs().map(u64::from),
         SoftwareAxes::CyclesPerByteAgainstLength => r.bytes,
     };
     let mut sizes: Vec<u64> = members.iter().filter_map(|r| x_of(r)).collect();
@@ -819,9 +791,9 @@ fn software_sweep(axes: SoftwareAxes, members: &[&Loaded]) -> Option<Vec<Softwar
     (points.len() >= 2).then_some(points)
 }
 
-fn software_row(r: &Loaded) -> Option<SoftwareRow> {
-    let primitive = r.primitive.clone()?;
-    let length = match (r.limbs, r.bytes) {
+fn software_row(r: &Record) -> Option<SoftwareRow> {
+    let primitive = r.primitive()?.to_owned();
+    let length = match (r.limbs(), r.bytes) {
         (Some(limbs), _) => format!("{limbs} limbs"),
         (None, Some(bytes)) => format!("{bytes} B"),
         (None, None) => String::new(),
@@ -829,66 +801,25 @@ fn software_row(r: &Loaded) -> Option<SoftwareRow> {
     Some(SoftwareRow {
         location: r.location(),
         primitive,
-        variant: r.variant.clone().unwrap_or_default(),
+        variant: r.variant().unwrap_or_default().to_owned(),
         length,
         repetitions: r.runs(),
         verified: r.verified,
         total: r.total_cycles,
         cycles_per_byte: r.cycles_per_byte(),
-        stack_bytes: r.stack_bytes,
+        stack_bytes: r.stack_bytes(),
         code_symbol: r.code_symbol.as_deref().map(demangle).unwrap_or_default(),
         code_bytes: r.code_bytes,
     })
 }
 
-/// A legacy-mangled Rust symbol (`_ZN...17h<hash>E`) as a path without its hash
-/// (`cyclebench_swcrypto::chacha20::chacha20_rust`); any other name unchanged.
+/// A mangled Rust symbol (legacy `_ZN...17h<hash>E` or v0 `_R...`) as a path without its
+/// hash (`cyclebench_swcrypto::chacha20::chacha20_rust`); any other name unchanged.
 fn demangle(symbol: &str) -> String {
-    legacy_path(symbol).unwrap_or_else(|| symbol.to_owned())
+    format!("{:#}", rustc_demangle::demangle(symbol))
 }
 
-fn legacy_path(symbol: &str) -> Option<String> {
-    let mut rest = symbol.strip_prefix("_ZN")?.strip_suffix('E')?;
-    let mut parts: Vec<String> = Vec::new();
-    while !rest.is_empty() {
-        let digits = rest.find(|c: char| !c.is_ascii_digit())?;
-        let len: usize = rest[..digits].parse().ok()?;
-        let part = rest.get(digits..digits + len)?;
-        rest = &rest[digits + len..];
-        let is_hash = part.len() == 17 && part.starts_with('h') && part[1..].chars().all(|c| c.is_ascii_hexdigit());
-        if !(is_hash && rest.is_empty()) {
-            parts.push(unescape(part));
-        }
-    }
-    (!parts.is_empty()).then(|| parts.join("::"))
-}
-
-/// Undoes the legacy mangling's escapes (`$LT$` for `<`, `..` for `::`, ...).
-fn unescape(part: &str) -> String {
-    const ESCAPES: [(&str, &str); 12] = [
-        ("$SP$", "@"),
-        ("$BP$", "*"),
-        ("$RF$", "&"),
-        ("$LT$", "<"),
-        ("$GT$", ">"),
-        ("$LP$", "("),
-        ("$RP$", ")"),
-        ("$C$", ","),
-        ("$u20$", " "),
-        ("$u27$", "'"),
-        ("$u5b$", "["),
-        ("$u5d$", "]"),
-    ];
-    let mut out = part
-        .strip_prefix("_$")
-        .map_or_else(|| part.to_owned(), |p| format!("${p}"));
-    for (from, to) in ESCAPES {
-        out = out.replace(from, to);
-    }
-    out.replace("..", "::")
-}
-
-fn speedups(measured: &[&Loaded]) -> Vec<Speedup> {
+fn speedups(measured: &[&Record]) -> Vec<Speedup> {
     // The same operation: benchmark, dataset, configuration and module all equal.
     type Key<'a> = (&'a str, Option<&'a str>, Option<&'a str>, Option<&'a str>);
     let mut operations: Vec<Key> = Vec::new();
@@ -922,7 +853,7 @@ fn speedups(measured: &[&Loaded]) -> Vec<Speedup> {
         let (Some(sw_total), Some(hw_total)) = (sw.total_cycles, hw.total_cycles.filter(|&c| c > 0)) else {
             continue;
         };
-        let side = |r: &Loaded, total: u64| Side {
+        let side = |r: &Record, total: u64| Side {
             location: r.location(),
             name: r.implementation_name.clone().unwrap_or_default(),
             total,
@@ -940,18 +871,6 @@ fn speedups(measured: &[&Loaded]) -> Vec<Speedup> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn phases_fall_into_the_thesis_categories() {
-        assert_eq!(Category::of("init"), Category::Initialisation);
-        assert_eq!(Category::of("write"), Category::Input);
-        assert_eq!(Category::of("await_digest"), Category::Computation);
-        assert_eq!(Category::of("generate2"), Category::Computation);
-        assert_eq!(Category::of("read_digest"), Category::Output);
-        assert_eq!(Category::of("read3"), Category::Output);
-        assert_eq!(Category::of("deinit"), Category::Deinitialisation);
-        assert_eq!(Category::of("nop10"), Category::Other);
-    }
 
     /// A measured software record, as `cyclebench run` writes it.
     fn software(
@@ -980,7 +899,7 @@ mod tests {
     }
 
     fn build(lines: &[String]) -> Report {
-        let records = lines.iter().map(|l| super::super::load::parse(l).unwrap()).collect();
+        let records = lines.iter().map(|l| crate::results::parse(l).unwrap()).collect();
         Report::build(&Results {
             dir: std::path::PathBuf::from("."),
             records,
@@ -1096,6 +1015,10 @@ mod tests {
         assert_eq!(
             demangle("_ZN4core3ptr42drop_in_place$LT$alloc..string..String$GT$17h0123456789abcdefE"),
             "core::ptr::drop_in_place<alloc::string::String>"
+        );
+        assert_eq!(
+            demangle("_RNvNtCs1234_19cyclebench_swcrypto8chacha2013chacha20_rust"),
+            "cyclebench_swcrypto::chacha20::chacha20_rust"
         );
         assert_eq!(demangle("cb_chacha20_rv32i"), "cb_chacha20_rv32i");
         assert_eq!(demangle("_ZN3fooE"), "foo");

@@ -11,7 +11,7 @@ use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::model::{Category, CpbChart, PhaseChart, Segment, SoftwareAxes, SoftwareChart, Speedup};
+use super::model::{category_label, Category, CpbChart, PhaseChart, Segment, SoftwareAxes, SoftwareChart, Speedup};
 
 /// A drawn chart.
 pub struct Plot {
@@ -246,7 +246,7 @@ impl Figure for Phases<'_> {
             .0
             .categories
             .iter()
-            .map(|&c| (c.label().to_owned(), colour(c)))
+            .map(|&c| (category_label(c).to_owned(), colour(c)))
             .collect();
         let bars = &self.0.bars;
         let n = bars.len();

@@ -11,7 +11,7 @@
 //! bound is used as the total's spread (wider than the real one, so a change flagged
 //! against it is real).
 
-use super::load::{Loaded, Phase};
+use crate::results::{Phase, Record};
 
 /// What is known about how far a count varies between runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,7 +41,7 @@ impl Spread {
 }
 
 /// Spread of a single run of `r`.
-fn single(r: &Loaded) -> Spread {
+fn single(r: &Record) -> Spread {
     if r.cycle_accurate == Some(true) {
         Spread::Exact
     } else {
@@ -50,7 +50,7 @@ fn single(r: &Loaded) -> Spread {
 }
 
 /// Spread of one phase of `r`.
-pub fn phase_spread(r: &Loaded, phase: &Phase) -> Spread {
+pub fn phase_spread(r: &Record, phase: &Phase) -> Spread {
     match phase.stats {
         Some(s) if s.n > 1 => Spread::Range { min: s.min, max: s.max },
         _ => single(r),
@@ -58,8 +58,8 @@ pub fn phase_spread(r: &Loaded, phase: &Phase) -> Spread {
 }
 
 /// Spread of the total of `r`: Σmin..Σmax of its phases when all were repeated.
-pub fn total_spread(r: &Loaded) -> Spread {
-    let stats: Option<Vec<_>> = r.phases.iter().map(|p| p.stats.filter(|s| s.n > 1)).collect();
+pub fn total_spread(r: &Record) -> Spread {
+    let stats: Option<Vec<_>> = r.phases().iter().map(|p| p.stats.filter(|s| s.n > 1)).collect();
     match stats {
         Some(stats) if !stats.is_empty() => Spread::Range {
             min: stats.iter().map(|s| s.min).sum(),
@@ -134,8 +134,8 @@ pub fn change_size(a: u64, b: u64) -> f64 {
 
 /// The record that stands for several measurements of the same thing: the one repeated most
 /// often (its median summarises the most runs), the first of those on a tie.
-pub fn representative<'a>(records: impl IntoIterator<Item = &'a Loaded>) -> Option<&'a Loaded> {
-    records.into_iter().fold(None, |best: Option<&Loaded>, r| match best {
+pub fn representative<'a>(records: impl IntoIterator<Item = &'a Record>) -> Option<&'a Record> {
+    records.into_iter().fold(None, |best: Option<&Record>, r| match best {
         Some(b) if b.runs() >= r.runs() => Some(b),
         _ => Some(r),
     })
@@ -144,9 +144,9 @@ pub fn representative<'a>(records: impl IntoIterator<Item = &'a Loaded>) -> Opti
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::load::parse;
+    use crate::results::parse;
 
-    fn record(accurate: bool, stats: &str) -> Loaded {
+    fn record(accurate: bool, stats: &str) -> Record {
         parse(&format!(
             r#"{{"status":"ok","benchmark":"hash","cycle_accurate":{accurate},
             "phases":{{"init":10,"input":100}},"statistics":{stats}}}"#

@@ -32,7 +32,7 @@ const OTP_IMAGE: &str = "otp_img_sim_verilator.vmem";
 const START_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// Returns the model for `config` (`masked` or `unmasked`), building it first if the cache
-/// has none. The build takes 10–15 minutes on two cores; its progress is shown.
+/// has none. Verilating the whole chip is a long build; its progress is shown.
 pub fn model(config: &str) -> Result<PathBuf> {
     super::model::build("sim/earlgrey/build.sh", config, "Earl Grey model")
 }

@@ -9,8 +9,8 @@ use anyhow::Result;
 
 use crate::link::{self, Link};
 
-/// Returns the model for `config` (`rv32imc` or `zbb`), building it first if needed (a few
-/// minutes on two cores).
+/// Returns the model for `config` (`rv32imc` or `zbb`), building it first if the cache has
+/// none; its progress is shown.
 pub fn model(config: &str) -> Result<PathBuf> {
     super::model::build("sim/ibex/build.sh", config, "Ibex model")
 }

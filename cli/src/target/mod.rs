@@ -1,167 +1,216 @@
-//! Targets: what `--target` / `--port` name, and how to start or reach them.
+//! Targets: what `--target` / `--port` name, and how to start or reach them. Every target the
+//! tool starts itself is one entry of [`TARGETS`]; its simulator kind lives in a module of its
+//! own.
 
+mod args;
 mod earlgrey;
 mod ibex;
 mod model;
 mod qemu;
+mod simulator;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{bail, Result};
+use clap::builder::PossibleValue;
 use clap::ValueEnum;
 
+pub use args::TargetArgs;
+pub use simulator::Simulator;
+
 use crate::firmware;
-use crate::link::{self, Link};
+use crate::link::Link;
 
-/// A target the tool can start itself.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum TargetName {
-    /// QEMU `virt` (functional only, not cycle-accurate; software modules).
-    QemuVirt,
-    /// QEMU `virt` with the Zbb extension, firmware built for it (functional only).
-    QemuVirtZbb,
-    /// Cycle-accurate Ibex core (RV32IMC, as in Earl Grey) with RAM and a host link.
-    IbexSim,
-    /// Cycle-accurate Ibex core with bit manipulation (Zbb: rotations, and-not).
-    IbexSimZbb,
-    /// OpenTitan Earl Grey Verilator model, the snapshot's default (AES masked).
-    EarlgreySim,
-    /// OpenTitan Earl Grey Verilator model with AES masking off (as the thesis measured).
-    EarlgreySimUnmasked,
+/// Every target `--target` accepts, in the order `--help` lists them.
+pub const TARGETS: &[Target] = &[
+    Target {
+        name: "qemu-virt",
+        help: "QEMU `virt` (functional only, not cycle-accurate; software modules)",
+        firmware: FirmwareBuild {
+            features: "qemu-virt",
+            zbb: false,
+        },
+        simulator: Simulator::Qemu,
+        timeouts: QEMU_TIMEOUTS,
+    },
+    Target {
+        name: "qemu-virt-zbb",
+        help: "QEMU `virt` with the Zbb extension, firmware built for it (functional only)",
+        firmware: FirmwareBuild {
+            features: "qemu-virt",
+            zbb: true,
+        },
+        simulator: Simulator::Qemu,
+        timeouts: QEMU_TIMEOUTS,
+    },
+    Target {
+        name: "ibex-sim",
+        help: "Cycle-accurate Ibex core (RV32IMC, as in Earl Grey) with RAM and a host link",
+        firmware: FirmwareBuild {
+            features: "ibex-sim",
+            zbb: false,
+        },
+        simulator: Simulator::Ibex { config: "rv32imc" },
+        timeouts: IBEX_TIMEOUTS,
+    },
+    Target {
+        name: "ibex-sim-zbb",
+        help: "Cycle-accurate Ibex core with bit manipulation (Zbb: rotations, and-not)",
+        firmware: FirmwareBuild {
+            features: "ibex-sim",
+            zbb: true,
+        },
+        simulator: Simulator::Ibex { config: "zbb" },
+        timeouts: IBEX_TIMEOUTS,
+    },
+    Target {
+        name: "earlgrey-sim",
+        help: "OpenTitan Earl Grey Verilator model, the snapshot's default (AES masked)",
+        firmware: FirmwareBuild {
+            features: "earlgrey",
+            zbb: false,
+        },
+        simulator: Simulator::EarlGrey { config: "masked" },
+        timeouts: EARLGREY_TIMEOUTS,
+    },
+    Target {
+        name: "earlgrey-sim-unmasked",
+        help: "OpenTitan Earl Grey Verilator model with AES masking off (as the thesis measured)",
+        firmware: FirmwareBuild {
+            features: "earlgrey,aes-unmasked",
+            zbb: false,
+        },
+        simulator: Simulator::EarlGrey { config: "unmasked" },
+        timeouts: EARLGREY_TIMEOUTS,
+    },
+];
+
+/// The target started when neither `--target` nor `--port` is given: the configuration the
+/// thesis measured.
+const DEFAULT_TARGET: &str = "earlgrey-sim-unmasked";
+
+/// QEMU runs the suite faster than any real core, so a silent QEMU has failed.
+const QEMU_TIMEOUTS: Timeouts = Timeouts::seconds(30, 120);
+
+/// The Ibex model simulates every cycle: the longest software benchmark (the biggest input,
+/// the most repetitions) is one request that takes minutes.
+const IBEX_TIMEOUTS: Timeouts = Timeouts::seconds(60, 900);
+
+/// The Earl Grey model simulates the whole chip, far slower than the Ibex model alone, and every
+/// byte crosses its simulated UART: even the hello takes minutes.
+const EARLGREY_TIMEOUTS: Timeouts = Timeouts::seconds(300, 900);
+
+/// One target the tool can start itself: everything that differs from one target to the next.
+#[derive(Clone, Debug)]
+pub struct Target {
+    /// Name on the command line and in results.
+    pub name: &'static str,
+    /// One line for `--help`.
+    pub help: &'static str,
+    /// How the suite firmware is built for it.
+    pub firmware: FirmwareBuild,
+    /// What runs the firmware.
+    pub simulator: Simulator,
+    /// How long to wait for it unless `--hello-timeout` / `--timeout` say otherwise.
+    pub timeouts: Timeouts,
 }
 
-impl TargetName {
-    /// Name as written on the command line and in results.
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::QemuVirt => "qemu-virt",
-            Self::QemuVirtZbb => "qemu-virt-zbb",
-            Self::IbexSim => "ibex-sim",
-            Self::IbexSimZbb => "ibex-sim-zbb",
-            Self::EarlgreySim => "earlgrey-sim",
-            Self::EarlgreySimUnmasked => "earlgrey-sim-unmasked",
-        }
-    }
+/// The suite firmware's build configuration for a target.
+#[derive(Clone, Copy, Debug)]
+pub struct FirmwareBuild {
+    /// The suite's cargo features (comma-separated).
+    pub features: &'static str,
+    /// Whether the firmware is compiled for a core with Zbb (QEMU is then told to execute it;
+    /// a Verilator model must be a configuration with it).
+    pub zbb: bool,
+}
 
-    /// The suite's cargo features for this target.
-    fn suite_features(self) -> &'static str {
-        match self {
-            Self::QemuVirt | Self::QemuVirtZbb => "qemu-virt",
-            Self::IbexSim | Self::IbexSimZbb => "ibex-sim",
-            Self::EarlgreySim => "earlgrey",
-            Self::EarlgreySimUnmasked => "earlgrey,aes-unmasked",
-        }
-    }
+/// Default waits for a target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Timeouts {
+    /// For the suite's hello after the simulator started.
+    pub hello: Duration,
+    /// For the reply to one request.
+    pub request: Duration,
+}
 
-    /// Whether the firmware is compiled for (and the core executes) Zbb.
-    fn zbb(self) -> bool {
-        matches!(self, Self::QemuVirtZbb | Self::IbexSimZbb)
-    }
-
-    /// Default waits: a simulated chip at ~10 k cycles/s with a 7200-baud UART needs minutes
-    /// where QEMU needs a fraction of a second.
-    fn default_timeouts(self) -> (f64, f64) {
-        match self {
-            Self::QemuVirt | Self::QemuVirtZbb => (30.0, 120.0),
-            // ~0.4 M cycles/s: the longest software benchmark (4096 bytes, 255 repetitions)
-            // is about 1.5e8 cycles.
-            Self::IbexSim | Self::IbexSimZbb => (60.0, 900.0),
-            Self::EarlgreySim | Self::EarlgreySimUnmasked => (300.0, 900.0),
+impl Timeouts {
+    const fn seconds(hello: u64, request: u64) -> Self {
+        Self {
+            hello: Duration::from_secs(hello),
+            request: Duration::from_secs(request),
         }
     }
 }
 
-/// What runs the firmware, with the model a Verilator target needs.
-enum Simulator {
-    Qemu,
-    Ibex(PathBuf),
-    EarlGrey(PathBuf),
-}
-
-/// Where to run: options shared by every subcommand that talks to a target.
-#[derive(clap::Args, Clone, Debug)]
-pub struct TargetArgs {
-    /// Target to start (builds the firmware, and the model of a simulated chip, if needed).
-    /// Default: earlgrey-sim-unmasked, the configuration the thesis measured.
-    #[arg(long, value_enum, conflicts_with = "port")]
-    pub target: Option<TargetName>,
-    /// Serial port (or PTY) of a board already running the suite, instead of --target.
-    #[arg(long)]
-    pub port: Option<String>,
-    /// Baud rate for --port.
-    #[arg(long, default_value_t = 115_200, requires = "port")]
-    pub baud: u32,
-    /// Use this suite ELF instead of building one (--target only).
-    #[arg(long, conflicts_with = "port")]
-    pub firmware: Option<PathBuf>,
-    /// Seconds to wait for the suite's hello after start or connect
-    /// (default 30; 300 on simulated chips).
-    #[arg(long)]
-    pub hello_timeout: Option<f64>,
-    /// Seconds to wait for the reply to one request (default 120; 900 on simulated chips).
-    #[arg(long)]
-    pub timeout: Option<f64>,
-}
-
-impl TargetArgs {
-    /// Name of the target for results: the target name, or `serial:<port>`.
-    pub fn label(&self) -> String {
-        match &self.port {
-            Some(port) => format!("serial:{port}"),
-            None => self.target_name().name().to_owned(),
-        }
+impl Target {
+    /// The target called `name` on the command line.
+    pub fn named(name: &str) -> Option<&'static Target> {
+        TARGETS.iter().find(|t| t.name == name)
     }
 
-    fn target_name(&self) -> TargetName {
-        self.target.unwrap_or(TargetName::EarlgreySimUnmasked)
+    /// The target started when none is named.
+    pub fn default_target() -> &'static Target {
+        Self::named(DEFAULT_TARGET).expect("DEFAULT_TARGET names an entry of TARGETS")
     }
 
-    /// (hello timeout, request timeout) for this target, from the flags or its defaults.
-    pub fn timeouts(&self) -> Result<(Duration, Duration)> {
-        let (hello, request) = self.target_name().default_timeouts();
-        Ok((
-            Self::duration(self.hello_timeout.unwrap_or(hello), "--hello-timeout")?,
-            Self::duration(self.timeout.unwrap_or(request), "--timeout")?,
-        ))
-    }
-
-    /// Seconds → Duration, rejecting nonsense.
-    fn duration(seconds: f64, what: &str) -> Result<Duration> {
-        if !(seconds.is_finite() && seconds > 0.0) {
-            bail!("{what} must be a positive number of seconds, got {seconds}");
-        }
-        Ok(Duration::from_secs_f64(seconds))
-    }
-
-    /// Starts (or opens) the target. `selftest` selects the self-test firmware. Returns the
-    /// link and the suite's ELF, when known (not for `--port` without `--firmware`).
-    pub fn connect(&self, selftest: bool) -> Result<(Link, Option<PathBuf>)> {
-        if let Some(port) = &self.port {
-            return Ok((link::open_serial(port, self.baud)?, self.firmware.clone()));
-        }
-        let target = self.target_name();
+    /// Starts the target running `firmware`, or the suite built for it (the self-test build
+    /// when `selftest`). Returns the link and the ELF that runs.
+    pub fn start(&self, firmware: Option<&Path>, selftest: bool) -> Result<(Link, PathBuf)> {
         // The model first: its build is the long step, and fails without touching firmware.
-        let simulator = match target {
-            TargetName::QemuVirt | TargetName::QemuVirtZbb => Simulator::Qemu,
-            TargetName::IbexSim => Simulator::Ibex(ibex::model("rv32imc")?),
-            TargetName::IbexSimZbb => Simulator::Ibex(ibex::model("zbb")?),
-            TargetName::EarlgreySim => Simulator::EarlGrey(earlgrey::model("masked")?),
-            TargetName::EarlgreySimUnmasked => Simulator::EarlGrey(earlgrey::model("unmasked")?),
-        };
-        let elf = match &self.firmware {
-            Some(elf) if elf.exists() => elf.clone(),
+        let simulator = self.simulator.prepare()?;
+        let elf = match firmware {
+            Some(elf) if elf.exists() => elf.to_path_buf(),
             Some(elf) => bail!("firmware {} does not exist", elf.display()),
-            None => firmware::build(target.suite_features(), target.zbb(), selftest)?,
+            None => firmware::build(self.firmware.features, self.firmware.zbb, selftest)?,
         };
-        let link = match simulator {
-            Simulator::Qemu => qemu::start(&elf, target.zbb())?,
-            Simulator::Ibex(model) => ibex::start(&model, &elf)?,
-            Simulator::EarlGrey(model) => {
-                let work = firmware::repo_root().join("target/sim").join(target.name());
-                earlgrey::start(&model, &elf, &work)?
+        let link = simulator.start(self, &elf)?;
+        Ok((link, elf))
+    }
+}
+
+/// `--target` takes exactly the names in [`TARGETS`], each with its help line.
+impl ValueEnum for Target {
+    fn value_variants<'a>() -> &'a [Self] {
+        TARGETS
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(PossibleValue::new(self.name).help(self.help))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_target_has_its_own_name_and_parses_back() {
+        for (i, target) in TARGETS.iter().enumerate() {
+            assert!(
+                TARGETS[..i].iter().all(|t| t.name != target.name),
+                "{} twice",
+                target.name
+            );
+            let parsed = Target::from_str(target.name, false).unwrap();
+            assert_eq!(parsed.name, target.name);
+        }
+    }
+
+    #[test]
+    fn the_default_target_exists() {
+        assert_eq!(Target::default_target().name, DEFAULT_TARGET);
+    }
+
+    #[test]
+    fn zbb_firmware_runs_only_where_zbb_executes() {
+        for target in TARGETS {
+            match target.simulator {
+                Simulator::Qemu => {}
+                Simulator::Ibex { config } => assert_eq!(target.firmware.zbb, config == "zbb", "{}", target.name),
+                Simulator::EarlGrey { .. } => assert!(!target.firmware.zbb, "{}", target.name),
             }
-        };
-        Ok((link, Some(elf)))
+        }
     }
 }

@@ -33,8 +33,6 @@ pub trait Comm {
 
 /// A 256-bit digest hash module (HMAC in SHA-256 mode, KMAC in SHA3-256 mode, or software).
 pub trait Hasher {
-    /// Depth of the input FIFO in 32-bit words (0 for software, which has no queue).
-    fn fifo_depth(&self) -> u32;
     /// Resets the module and starts a new hash computation.
     fn init(&mut self) -> Result<(), ModuleError>;
     /// Whether another input word can be written now.
@@ -130,8 +128,6 @@ pub trait AesEngine {
 
 /// A random bit generator (OpenTitan CSRNG, or a software DRBG).
 pub trait Rng {
-    /// Most seed words `init` uses.
-    fn max_seed_words(&self) -> usize;
     /// (Re)instantiates the generator: `Some(seed)` seeds deterministically (an empty slice
     /// is the all-zero seed), `None` seeds from the platform's entropy source.
     fn init(&mut self, seed: Option<&[u32]>) -> Result<(), ModuleError>;

@@ -19,6 +19,7 @@ pub mod chacha20;
 pub mod ctr_drbg;
 pub mod keccak;
 pub mod mp;
+mod test_support;
 
 use alloc::string::String;
 

@@ -7,7 +7,8 @@ use core::fmt::Write;
 use super::{parse_number, WireError};
 use crate::Cycles;
 
-pub(super) fn encode(out: &mut String, c: &Cycles) {
+/// Appends one phase's cycle summary as a token, preceded by its space.
+pub fn encode(out: &mut String, c: &Cycles) {
     // Writing into a String cannot fail.
     if c.is_constant() {
         let _ = write!(out, " {}", c.min);
@@ -24,7 +25,8 @@ pub(super) fn encode(out: &mut String, c: &Cycles) {
     }
 }
 
-pub(super) fn decode(token: &str) -> Result<Cycles, WireError> {
+/// Reads one phase's cycle summary token.
+pub fn decode(token: &str) -> Result<Cycles, WireError> {
     const WHAT: &str = "cycle count";
     let mut parts = token.split('/');
     let min: u64 = parse_number(parts.next().unwrap_or(""), WHAT)?;

@@ -9,14 +9,20 @@
 
 mod cycles;
 mod frame;
+mod options;
 mod reply;
 mod request;
 
+use alloc::string::String;
 use core::fmt;
 
+pub use cycles::{decode as decode_cycles, encode as encode_cycles};
 pub use frame::{checksum, frame, unframe};
+pub use options::Options;
 pub use reply::{decode_reply, encode_reply};
 pub use request::{decode_request, encode_request};
+
+use crate::DatasetId;
 
 /// Why a line could not be decoded.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -60,19 +66,21 @@ fn tokens(payload: &str) -> Tokens<'_> {
 }
 
 /// Iterator over the space-separated tokens of a payload, with typed accessors.
-struct Tokens<'a> {
+pub struct Tokens<'a> {
     inner: core::str::Split<'a, char>,
 }
 
 impl<'a> Tokens<'a> {
-    fn next(&mut self, what: &'static str) -> Result<&'a str, WireError> {
+    /// The next token; `what` names it in the error when there is none.
+    pub fn next(&mut self, what: &'static str) -> Result<&'a str, WireError> {
         match self.inner.next() {
             Some(t) if !t.is_empty() => Ok(t),
             _ => Err(WireError::Malformed(what)),
         }
     }
 
-    fn optional(&mut self) -> Result<Option<&'a str>, WireError> {
+    /// The next token, if the payload has one.
+    pub fn optional(&mut self) -> Result<Option<&'a str>, WireError> {
         match self.inner.next() {
             None => Ok(None),
             Some("") => Err(WireError::Malformed("empty token")),
@@ -80,8 +88,14 @@ impl<'a> Tokens<'a> {
         }
     }
 
-    fn number<T: core::str::FromStr>(&mut self, what: &'static str) -> Result<T, WireError> {
+    /// The next token as a canonical unsigned decimal.
+    pub fn number<T: core::str::FromStr>(&mut self, what: &'static str) -> Result<T, WireError> {
         parse_number(self.next(what)?, what)
+    }
+
+    /// The next token as one phase's cycle summary.
+    pub fn cycles(&mut self) -> Result<crate::Cycles, WireError> {
+        cycles::decode(self.next("cycle count")?)
     }
 
     /// The rest of the payload, verbatim (free text at the end of a message).
@@ -105,7 +119,7 @@ impl<'a> Tokens<'a> {
 }
 
 /// Parses an unsigned decimal in canonical form: digits only, no sign, no leading zero.
-fn parse_number<T: core::str::FromStr>(token: &str, what: &'static str) -> Result<T, WireError> {
+pub fn parse_number<T: core::str::FromStr>(token: &str, what: &'static str) -> Result<T, WireError> {
     let canonical =
         !token.is_empty() && token.bytes().all(|b| b.is_ascii_digit()) && (token == "0" || !token.starts_with('0'));
     if !canonical {
@@ -120,6 +134,38 @@ fn is_name(token: &str) -> bool {
         && token
             .bytes()
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_' || b == b'.')
+}
+
+/// Appends one token, preceded by its separating space.
+pub fn push(out: &mut String, token: &str) {
+    out.push(' ');
+    out.push_str(token);
+}
+
+/// `a` when `first`, else `b`: the two letters of a two-valued field.
+pub fn pick(first: bool, a: &'static str, b: &'static str) -> &'static str {
+    if first {
+        a
+    } else {
+        b
+    }
+}
+
+/// Reads a two-valued field: the token `a.0` means `a.1`, `b.0` means `b.1`.
+pub fn flag<T>(t: &mut Tokens<'_>, what: &'static str, a: (&str, T), b: (&str, T)) -> Result<T, WireError> {
+    let token = t.next(what)?;
+    if token == a.0 {
+        Ok(a.1)
+    } else if token == b.0 {
+        Ok(b.1)
+    } else {
+        Err(WireError::Malformed(what))
+    }
+}
+
+/// Reads a dataset id token.
+pub fn dataset(t: &mut Tokens<'_>) -> Result<DatasetId, WireError> {
+    DatasetId::new(t.next("dataset id")?).map_err(|_| WireError::Malformed("invalid dataset id"))
 }
 
 #[cfg(test)]

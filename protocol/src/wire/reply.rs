@@ -6,23 +6,17 @@
 //! E KIND DETAIL...
 //! U KIND REASON...                                   unsupported benchmark
 //! R h|s k|p|u OVERHEAD REPS SHAPE CYCLES...           measured benchmark
-//!   SHAPE hash:  INIT INPUT AWAIT READ [fMAXDEPTH/FULLWAITS]
-//!   SHAPE aest:  INIT PROCESS DEINIT BLOCKS
-//!   SHAPE aesb:  INIT WRITE COMPUTE READ DEINIT BLOCKS
-//!   SHAPE rng:   INIT (GENERATE READ)*
-//!   SHAPE micro: EMPTY NOP NOP10 ADD10 LOAD10 STORE10 MUL10 DIV LOOP10
-//!   SHAPE sw:    RUN STACK_BYTES ENTRY
+//!   SHAPE and its tokens: see the kind's file under `kinds/`
 //! ```
 
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt::Write;
 
-use super::{cycles, frame, is_name, tokens, unframe, Tokens, WireError};
+use super::{frame, is_name, tokens, unframe, Tokens, WireError};
 use crate::{
-    BenchmarkKind, BenchmarkResults, Check, Cycles, ErrorKind, ErrorReply, FifoTrace, GeneratePhases, Hello,
-    Implementation, ImplementationKind, Measured, Module, ModuleInfo, Phases, Reply, Status, SuiteState,
-    PROTOCOL_VERSION,
+    BenchmarkKind, BenchmarkResults, Check, ErrorKind, ErrorReply, Hello, Implementation, ImplementationKind, Measured,
+    Module, ModuleInfo, Phases, Reply, Status, SuiteState, PROTOCOL_VERSION,
 };
 
 const ERROR_KINDS: [(ErrorKind, &str); 8] = [
@@ -34,15 +28,6 @@ const ERROR_KINDS: [(ErrorKind, &str); 8] = [
     (ErrorKind::WrongAnswer, "wrong"),
     (ErrorKind::Timeout, "timeout"),
     (ErrorKind::Panic, "panic"),
-];
-
-const KINDS: [(BenchmarkKind, &str); 6] = [
-    (BenchmarkKind::Aes, "aes"),
-    (BenchmarkKind::RngSeeded, "rng"),
-    (BenchmarkKind::RngTrueRandom, "trng"),
-    (BenchmarkKind::Hash, "hash"),
-    (BenchmarkKind::Micro, "micro"),
-    (BenchmarkKind::Software, "sw"),
 ];
 
 fn name_of<T: PartialEq + Copy>(table: &[(T, &'static str)], value: T) -> &'static str {
@@ -113,7 +98,7 @@ pub fn encode_reply(reply: &Reply) -> String {
             push_text(&mut out, &e.detail);
         }
         Reply::BenchmarkResults(BenchmarkResults::Unsupported { kind, reason }) => {
-            let _ = write!(out, "U {}", name_of(&KINDS, *kind));
+            let _ = write!(out, "U {}", kind.tag());
             push_text(&mut out, reason);
         }
         Reply::BenchmarkResults(BenchmarkResults::Measured(m)) => encode_measured(&mut out, m),
@@ -145,74 +130,8 @@ fn encode_measured(out: &mut String, m: &Measured) {
         m.overhead,
         m.repetitions
     );
-    let all = |out: &mut String, list: &[&Cycles]| list.iter().for_each(|c| cycles::encode(out, c));
-    match &m.phases {
-        Phases::Hash {
-            init,
-            input,
-            await_digest,
-            read_digest,
-            fifo,
-        } => {
-            out.push_str(" hash");
-            all(out, &[init, input, await_digest, read_digest]);
-            if let Some(f) = fifo {
-                let _ = write!(out, " f{}/{}", f.max_depth, f.full_waits);
-            }
-        }
-        Phases::AesTotal {
-            init,
-            process,
-            deinit,
-            blocks,
-        } => {
-            out.push_str(" aest");
-            all(out, &[init, process, deinit]);
-            let _ = write!(out, " {blocks}");
-        }
-        Phases::AesPerBlock {
-            init,
-            write,
-            compute,
-            read,
-            deinit,
-            blocks,
-        } => {
-            out.push_str(" aesb");
-            all(out, &[init, write, compute, read, deinit]);
-            let _ = write!(out, " {blocks}");
-        }
-        Phases::Rng { init, generates } => {
-            out.push_str(" rng");
-            cycles::encode(out, init);
-            for g in generates {
-                all(out, &[&g.generate, &g.read]);
-            }
-        }
-        Phases::Micro {
-            empty,
-            nop,
-            nop10,
-            add10,
-            load10,
-            store10,
-            mul10,
-            div,
-            loop10,
-        } => {
-            out.push_str(" micro");
-            all(out, &[empty, nop, nop10, add10, load10, store10, mul10, div, loop10]);
-        }
-        Phases::Software {
-            run,
-            stack_bytes,
-            entry,
-        } => {
-            out.push_str(" sw");
-            cycles::encode(out, run);
-            let _ = write!(out, " {stack_bytes} {entry}");
-        }
-    }
+    out.push(' ');
+    m.phases.encode_wire(out);
 }
 
 /// Decodes one received line (newline stripped) into a reply.
@@ -241,7 +160,8 @@ pub fn decode_reply(line: &[u8]) -> Result<Reply, WireError> {
             Ok(Reply::Error(ErrorReply { kind, detail: t.rest() }))
         }
         "U" => {
-            let kind = value_of(&KINDS, t.next("benchmark kind")?, "benchmark kind")?;
+            let kind =
+                BenchmarkKind::from_tag(t.next("benchmark kind")?).ok_or(WireError::Malformed("benchmark kind"))?;
             Ok(Reply::BenchmarkResults(BenchmarkResults::Unsupported {
                 kind,
                 reason: t.rest(),
@@ -310,69 +230,8 @@ fn decode_measured(mut t: Tokens<'_>) -> Result<Measured, WireError> {
     if repetitions == 0 {
         return Err(WireError::Malformed("repetitions"));
     }
-    let phases = match t.next("result shape")? {
-        "hash" => {
-            let (init, input, await_digest, read_digest) = (c(&mut t)?, c(&mut t)?, c(&mut t)?, c(&mut t)?);
-            let fifo = match t.optional()? {
-                None => None,
-                Some(token) => Some(decode_fifo(token)?),
-            };
-            Phases::Hash {
-                init,
-                input,
-                await_digest,
-                read_digest,
-                fifo,
-            }
-        }
-        "aest" => {
-            let (init, process, deinit) = (c(&mut t)?, c(&mut t)?, c(&mut t)?);
-            Phases::AesTotal {
-                init,
-                process,
-                deinit,
-                blocks: t.number("block count")?,
-            }
-        }
-        "aesb" => {
-            let (init, write, compute, read, deinit) = (c(&mut t)?, c(&mut t)?, c(&mut t)?, c(&mut t)?, c(&mut t)?);
-            Phases::AesPerBlock {
-                init,
-                write,
-                compute,
-                read,
-                deinit,
-                blocks: t.number("block count")?,
-            }
-        }
-        "rng" => {
-            let init = c(&mut t)?;
-            let mut generates = Vec::new();
-            while let Some(token) = t.optional()? {
-                let generate = cycles::decode(token)?;
-                let read = cycles::decode(t.next("read cycles")?)?;
-                generates.push(GeneratePhases { generate, read });
-            }
-            Phases::Rng { init, generates }
-        }
-        "micro" => Phases::Micro {
-            empty: c(&mut t)?,
-            nop: c(&mut t)?,
-            nop10: c(&mut t)?,
-            add10: c(&mut t)?,
-            load10: c(&mut t)?,
-            store10: c(&mut t)?,
-            mul10: c(&mut t)?,
-            div: c(&mut t)?,
-            loop10: c(&mut t)?,
-        },
-        "sw" => Phases::Software {
-            run: c(&mut t)?,
-            stack_bytes: t.number("stack bytes")?,
-            entry: t.number("entry address")?,
-        },
-        _ => return Err(WireError::Malformed("result shape")),
-    };
+    let tag = t.next("result shape")?;
+    let phases = Phases::decode_wire(tag, &mut t)?;
     t.end()?;
     Ok(Measured {
         implementation,
@@ -381,20 +240,4 @@ fn decode_measured(mut t: Tokens<'_>) -> Result<Measured, WireError> {
         repetitions,
         phases,
     })
-}
-
-fn decode_fifo(token: &str) -> Result<FifoTrace, WireError> {
-    const WHAT: &str = "fifo trace";
-    let (depth, waits) = token
-        .strip_prefix('f')
-        .and_then(|rest| rest.split_once('/'))
-        .ok_or(WireError::Malformed(WHAT))?;
-    Ok(FifoTrace {
-        max_depth: super::parse_number(depth, WHAT)?,
-        full_waits: super::parse_number(waits, WHAT)?,
-    })
-}
-
-fn c(t: &mut Tokens<'_>) -> Result<Cycles, WireError> {
-    cycles::decode(t.next("cycle count")?)
 }

@@ -6,11 +6,13 @@ use alloc::vec::Vec;
 
 use cyclebench_datasets::{AesDataset, AesDatasetMode, AesKeyBits};
 use cyclebench_modules::{AesConfig, AesEngine, AesMode, KeyLength, ModuleError};
-use cyclebench_protocol::{AesBenchmark, Check, Direction, Granularity, Phases, Trigger};
+use cyclebench_protocol::{
+    AesBenchmark, AesPerBlockPhases, AesTotalPhases, Check, Direction, Granularity, Phases, Trigger,
+};
 
 use super::{hex_words, BenchError, Outcome, Samples};
 use crate::cycles::Marks;
-use crate::platform::Provided;
+use crate::platform::Platform;
 
 /// Mask for key share 0; share 1 is key XOR mask, so the engine sees a genuinely split key.
 const KEY_MASK: [u32; 8] = [
@@ -61,8 +63,9 @@ pub fn config(d: &AesDataset, encrypt: bool, manual: bool) -> AesConfig {
     }
 }
 
-/// Runs `b` on `module`.
-pub fn run<M: AesEngine>(module: Provided<'_, M>, b: &AesBenchmark, repetitions: u16) -> Result<Outcome, BenchError> {
+/// Runs `b` on the platform's AES module.
+pub fn run<P: Platform>(platform: &mut P, b: &AesBenchmark, repetitions: u16) -> Result<Outcome, BenchError> {
+    let module = platform.aes();
     let all = cyclebench_datasets::AES;
     let d = cyclebench_datasets::aes(b.dataset.as_str())
         .ok_or_else(|| BenchError::unknown_dataset("aes", b.dataset.as_str(), all.iter().map(|d| d.id)))?;
@@ -111,22 +114,22 @@ pub fn run<M: AesEngine>(module: Provided<'_, M>, b: &AesBenchmark, repetitions:
     }
     let s = samples.summary();
     let phases = match b.granularity {
-        Granularity::Total => Phases::AesTotal {
+        Granularity::Total => Phases::AesTotal(AesTotalPhases {
             init: s[0],
             process: s[1],
             deinit: s[2],
             blocks,
-        },
-        Granularity::PerBlock => Phases::AesPerBlock {
+        }),
+        Granularity::PerBlock => Phases::AesPerBlock(AesPerBlockPhases {
             init: s[0],
             write: s[1],
             compute: s[2],
             read: s[3],
             deinit: s[4],
             blocks,
-        },
+        }),
     };
-    Ok(Outcome {
+    Ok(Outcome::Measured {
         implementation: module.kind,
         check: Check::KnownAnswer,
         phases,
@@ -135,9 +138,7 @@ pub fn run<M: AesEngine>(module: Provided<'_, M>, b: &AesBenchmark, repetitions:
 
 /// init | all blocks | deinit. Automatic mode keeps two blocks in flight (write the next block
 /// as soon as the input is free, then read the previous output).
-// Measured code runs from RAM on Earl Grey: fetching it from flash adds wait states to
-// every instruction, which would be charged to the hardware being measured.
-#[cfg_attr(feature = "earlgrey", link_section = ".data.measured")]
+#[link_section = crate::placement::measured_section!()]
 #[inline(never)]
 fn total<M: AesEngine>(
     e: &mut M,
@@ -187,9 +188,7 @@ fn total<M: AesEngine>(
 /// init | Σ write | Σ compute | Σ read | deinit, one block at a time. With a status pad the
 /// compute phase is: start, `pad` nops, one status read, and the busy-wait only if that read
 /// came too early.
-// Measured code runs from RAM on Earl Grey: fetching it from flash adds wait states to
-// every instruction, which would be charged to the hardware being measured.
-#[cfg_attr(feature = "earlgrey", link_section = ".data.measured")]
+#[link_section = crate::placement::measured_section!()]
 #[inline(never)]
 fn per_block<M: AesEngine>(
     e: &mut M,

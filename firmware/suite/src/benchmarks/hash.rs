@@ -4,14 +4,22 @@ use alloc::format;
 use alloc::vec::Vec;
 
 use cyclebench_modules::Hasher;
-use cyclebench_protocol::{Check, FifoTrace, HashBenchmark, HashStyle, Phases};
+use cyclebench_protocol::{Check, FifoTrace, HashAlgorithm, HashBenchmark, HashPhases, HashStyle, Phases};
 
 use super::{hex_words, BenchError, Outcome, Samples};
 use crate::cycles::Marks;
-use crate::platform::Provided;
+use crate::platform::{Platform, Provided};
+
+/// Runs `b` on the platform's module for its algorithm.
+pub fn run<P: Platform>(platform: &mut P, b: &HashBenchmark, repetitions: u16) -> Result<Outcome, BenchError> {
+    match b.algorithm {
+        HashAlgorithm::Sha2 => measure("sha2", platform.sha2(), b, repetitions),
+        HashAlgorithm::Sha3 => measure("sha3", platform.sha3(), b, repetitions),
+    }
+}
 
 /// Runs `b` on `module` (`name` is "sha2" or "sha3").
-pub fn run<M: Hasher>(
+fn measure<M: Hasher>(
     name: &str,
     module: Provided<'_, M>,
     b: &HashBenchmark,
@@ -59,23 +67,21 @@ pub fn run<M: Hasher>(
         }
     }
     let s = samples.summary();
-    Ok(Outcome {
+    Ok(Outcome::Measured {
         implementation: module.kind,
         check: Check::KnownAnswer,
-        phases: Phases::Hash {
+        phases: Phases::Hash(HashPhases {
             init: s[0],
             input: s[1],
             await_digest: s[2],
             read_digest: s[3],
             fifo,
-        },
+        }),
     })
 }
 
 /// One timed hash computation.
-// Measured code runs from RAM on Earl Grey: fetching it from flash adds wait states to
-// every instruction, which would be charged to the hardware being measured.
-#[cfg_attr(feature = "earlgrey", link_section = ".data.measured")]
+#[link_section = crate::placement::measured_section!()]
 #[inline(never)]
 fn once<M: Hasher>(
     h: &mut M,

@@ -4,7 +4,7 @@
 
 use core::arch::asm;
 
-use cyclebench_protocol::{Check, ImplementationKind, Phases};
+use cyclebench_protocol::{Check, ImplementationKind, MicroPhases, Phases};
 
 use super::{BenchError, Outcome, Samples};
 use crate::cycles::now;
@@ -50,9 +50,7 @@ const EXPECTED: Answers = Answers {
 };
 
 /// One run of every block: empty, nop, nop×10, add×10, lw×10, sw×10, mul×10, div, 10-step loop.
-// Measured code runs from RAM on Earl Grey: fetching it from flash adds wait states to
-// every instruction, which would be charged to the hardware being measured.
-#[cfg_attr(feature = "earlgrey", link_section = ".data.measured")]
+#[link_section = crate::placement::measured_section!()]
 #[inline(never)]
 fn once() -> ([u64; 9], Answers) {
     let mut word: u32 = 7;
@@ -101,10 +99,10 @@ pub fn run(repetitions: u16) -> Result<Outcome, BenchError> {
         samples.push(&row);
     }
     let s = samples.summary();
-    Ok(Outcome {
+    Ok(Outcome::Measured {
         implementation: ImplementationKind::Software,
         check: Check::KnownAnswer,
-        phases: Phases::Micro {
+        phases: Phases::Micro(MicroPhases {
             empty: s[0],
             nop: s[1],
             nop10: s[2],
@@ -114,6 +112,6 @@ pub fn run(repetitions: u16) -> Result<Outcome, BenchError> {
             mul10: s[6],
             div: s[7],
             loop10: s[8],
-        },
+        }),
     })
 }

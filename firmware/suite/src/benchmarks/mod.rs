@@ -13,7 +13,7 @@ use alloc::vec::Vec;
 
 use cyclebench_modules::ModuleError;
 use cyclebench_protocol::{
-    Benchmark, BenchmarkKind, BenchmarkResults, Check, Cycles, ErrorKind, ImplementationKind, Measured, Phases,
+    Benchmark, BenchmarkResults, Check, Cycles, ErrorKind, ImplementationKind, Measured, Phases,
 };
 
 use crate::platform::Platform;
@@ -96,21 +96,24 @@ impl Samples {
     }
 }
 
-/// Everything a benchmark hands back besides its phases.
-pub struct Outcome {
-    /// Hardware or software.
-    pub implementation: ImplementationKind,
-    /// How the output was checked.
-    pub check: Check,
-    /// Phases.
-    pub phases: Phases,
+/// What a benchmark handler hands back.
+// One outcome exists at a time; boxing the phases would only add an allocation.
+#[allow(clippy::large_enum_variant)]
+pub enum Outcome {
+    /// The benchmark ran and its output was checked.
+    Measured {
+        /// Hardware or software.
+        implementation: ImplementationKind,
+        /// How the output was checked.
+        check: Check,
+        /// Phases.
+        phases: Phases,
+    },
+    /// The platform cannot run it; says why.
+    Unsupported(String),
 }
 
-fn unsupported(kind: BenchmarkKind, reason: String) -> BenchmarkResults {
-    BenchmarkResults::Unsupported { kind, reason }
-}
-
-/// Runs one benchmark request on `platform`.
+/// Runs one benchmark request on `platform`: the one table from request kind to handler.
 pub fn run<P: Platform>(
     platform: &mut P,
     benchmark: &Benchmark,
@@ -118,65 +121,30 @@ pub fn run<P: Platform>(
 ) -> Result<BenchmarkResults, BenchError> {
     let repetitions = benchmark.repetitions();
     let outcome = match benchmark {
-        Benchmark::Hash(b) => {
-            let missing = |name| unsupported(BenchmarkKind::Hash, format!("{} has no {name} module", P::NAME));
-            match b.algorithm {
-                cyclebench_protocol::HashAlgorithm::Sha2 => match platform.sha2() {
-                    Some(module) => hash::run("sha2", module, b, repetitions)?,
-                    None => return Ok(missing("sha2")),
-                },
-                cyclebench_protocol::HashAlgorithm::Sha3 => match platform.sha3() {
-                    Some(module) => hash::run("sha3", module, b, repetitions)?,
-                    None => return Ok(missing("sha3")),
-                },
-            }
-        }
-        Benchmark::Aes(b) => {
-            let Some(module) = platform.aes() else {
-                return Ok(unsupported(
-                    BenchmarkKind::Aes,
-                    format!("{} has no aes module", P::NAME),
-                ));
-            };
-            aes::run(module, b, repetitions)?
-        }
-        Benchmark::RngSeeded(b) => {
-            let Some(module) = platform.rng() else {
-                return Ok(unsupported(
-                    BenchmarkKind::RngSeeded,
-                    format!("{} has no rng module", P::NAME),
-                ));
-            };
-            rng::run_seeded(module, b, repetitions)?
-        }
-        Benchmark::RngTrueRandom(b) => {
-            if !platform.has_entropy() {
-                return Ok(unsupported(
-                    BenchmarkKind::RngTrueRandom,
-                    format!("{} has no entropy source", P::NAME),
-                ));
-            }
-            let Some(module) = platform.rng() else {
-                return Ok(unsupported(
-                    BenchmarkKind::RngTrueRandom,
-                    format!("{} has no rng module", P::NAME),
-                ));
-            };
-            rng::run_true_random(module, b, repetitions)?
-        }
+        Benchmark::Hash(b) => hash::run(platform, b, repetitions)?,
+        Benchmark::Aes(b) => aes::run(platform, b, repetitions)?,
+        Benchmark::RngSeeded(b) => rng::run_seeded(platform, b, repetitions)?,
+        Benchmark::RngTrueRandom(b) => rng::run_true_random(platform, b, repetitions)?,
         Benchmark::Micro(_) => micro::run(repetitions)?,
-        Benchmark::Software(b) => match software::run(b, repetitions)? {
-            Ok(outcome) => outcome,
-            Err(unsupported) => return Ok(unsupported),
-        },
+        Benchmark::Software(b) => software::run(b, repetitions)?,
     };
-    Ok(BenchmarkResults::Measured(Measured {
-        implementation: outcome.implementation,
-        check: outcome.check,
-        overhead,
-        repetitions,
-        phases: outcome.phases,
-    }))
+    Ok(match outcome {
+        Outcome::Measured {
+            implementation,
+            check,
+            phases,
+        } => BenchmarkResults::Measured(Measured {
+            implementation,
+            check,
+            overhead,
+            repetitions,
+            phases,
+        }),
+        Outcome::Unsupported(reason) => BenchmarkResults::Unsupported {
+            kind: benchmark.kind(),
+            reason,
+        },
+    })
 }
 
 /// Formats words as hex for mismatch reports.

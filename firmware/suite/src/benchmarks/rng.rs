@@ -5,17 +5,15 @@ use alloc::format;
 use alloc::vec::Vec;
 
 use cyclebench_modules::{ModuleError, Rng};
-use cyclebench_protocol::{Check, GeneratePhases, Phases, RngSeededBenchmark, RngTrueRandomBenchmark};
+use cyclebench_protocol::{Check, GeneratePhases, Phases, RngPhases, RngSeededBenchmark, RngTrueRandomBenchmark};
 
 use super::{hex_words, BenchError, Outcome, Samples};
 use crate::cycles::now;
-use crate::platform::Provided;
+use crate::platform::Platform;
 
 /// Seeds with `seed` (None = entropy source), runs the generate plan, and returns
 /// `[init, gen1, read1, gen2, read2, ...]` and every block read.
-// Measured code runs from RAM on Earl Grey: fetching it from flash adds wait states to
-// every instruction, which would be charged to the hardware being measured.
-#[cfg_attr(feature = "earlgrey", link_section = ".data.measured")]
+#[link_section = crate::placement::measured_section!()]
 #[inline(never)]
 fn once<M: Rng>(
     r: &mut M,
@@ -57,19 +55,20 @@ fn summarise(samples: &Samples, implementation: cyclebench_protocol::Implementat
             read: p[1],
         })
         .collect();
-    Outcome {
+    Outcome::Measured {
         implementation,
         check,
-        phases: Phases::Rng { init: s[0], generates },
+        phases: Phases::Rng(RngPhases { init: s[0], generates }),
     }
 }
 
 /// Seeded generation over a dataset; every block with a known answer is checked.
-pub fn run_seeded<M: Rng>(
-    module: Provided<'_, M>,
+pub fn run_seeded<P: Platform>(
+    platform: &mut P,
     b: &RngSeededBenchmark,
     repetitions: u16,
 ) -> Result<Outcome, BenchError> {
+    let module = platform.rng();
     let all = cyclebench_datasets::RNG;
     let d = cyclebench_datasets::rng(b.dataset.as_str())
         .ok_or_else(|| BenchError::unknown_dataset("rng", b.dataset.as_str(), all.iter().map(|d| d.id)))?;
@@ -102,11 +101,15 @@ pub fn run_seeded<M: Rng>(
 /// the output must not be constant, no two blocks may repeat, and a second (unmeasured)
 /// entropy-seeded instantiation must start differently: a generator whose output repeats
 /// across instantiations is not being seeded by its entropy source.
-pub fn run_true_random<M: Rng>(
-    module: Provided<'_, M>,
+pub fn run_true_random<P: Platform>(
+    platform: &mut P,
     b: &RngTrueRandomBenchmark,
     repetitions: u16,
 ) -> Result<Outcome, BenchError> {
+    if !platform.has_entropy() {
+        return Ok(Outcome::Unsupported(format!("{} has no entropy source", P::NAME)));
+    }
+    let module = platform.rng();
     let plan: Vec<u8> = alloc::vec![1; usize::from(b.blocks)];
     let mut samples = Samples::new(1 + 2 * plan.len(), repetitions)?;
     let mut out = Vec::new();

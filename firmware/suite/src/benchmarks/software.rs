@@ -10,8 +10,7 @@ use alloc::vec::Vec;
 
 use cyclebench_datasets::software as data;
 use cyclebench_protocol::{
-    BenchmarkKind, BenchmarkResults, Check, ErrorKind, ImplementationKind, Phases, Primitive, SoftwareBenchmark,
-    SoftwareVariant,
+    Check, ErrorKind, ImplementationKind, Phases, Primitive, SoftwareBenchmark, SoftwarePhases, SoftwareVariant,
 };
 use cyclebench_swcrypto::{aes_bitsliced, aes_table, chacha20, keccak, mp, Variant};
 
@@ -101,12 +100,12 @@ impl Recorder {
 type Timed = Result<Option<usize>, BenchError>;
 
 /// Runs `b`, or says why this platform cannot.
-pub fn run(b: &SoftwareBenchmark, repetitions: u16) -> Result<Result<Outcome, BenchmarkResults>, BenchError> {
+pub fn run(b: &SoftwareBenchmark, repetitions: u16) -> Result<Outcome, BenchError> {
     if b.variant == SoftwareVariant::Zbb && !cfg!(target_feature = "zbb") {
-        return Ok(Err(unsupported(
+        return Ok(unsupported(
             b,
             "the zbb variant needs a core with Zbb (target ibex-sim-zbb or qemu-virt-zbb)",
-        )));
+        ));
     }
     if !b.primitive.accepts(b.length) {
         return Err(BenchError::new(
@@ -133,17 +132,17 @@ pub fn run(b: &SoftwareBenchmark, repetitions: u16) -> Result<Result<Outcome, Be
         | Primitive::MpMulKaratsubaReduced => mp_mul(b, length, repetitions, &mut rec),
     }?;
     let Some(entry) = entry else {
-        return Ok(Err(unsupported(b, "no such variant of this primitive")));
+        return Ok(unsupported(b, "no such variant of this primitive"));
     };
-    Ok(Ok(Outcome {
+    Ok(Outcome::Measured {
         implementation: ImplementationKind::Software,
         check: Check::KnownAnswer,
-        phases: Phases::Software {
+        phases: Phases::Software(SoftwarePhases {
             run: rec.samples.summary()[0],
             stack_bytes: rec.deepest,
             entry: entry as u32,
-        },
-    }))
+        }),
+    })
 }
 
 fn chacha(b: &SoftwareBenchmark, length: usize, repetitions: u16, rec: &mut Recorder) -> Timed {
@@ -318,9 +317,6 @@ fn operands(n: usize, reduced: bool) -> (Vec<u32>, Vec<u32>) {
     (a, b)
 }
 
-fn unsupported(b: &SoftwareBenchmark, why: &str) -> BenchmarkResults {
-    BenchmarkResults::Unsupported {
-        kind: BenchmarkKind::Software,
-        reason: format!("{} {}: {why}", b.primitive.name(), b.variant.name()),
-    }
+fn unsupported(b: &SoftwareBenchmark, why: &str) -> Outcome {
+    Outcome::Unsupported(format!("{} {}: {why}", b.primitive.name(), b.variant.name()))
 }

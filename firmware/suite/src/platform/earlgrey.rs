@@ -10,8 +10,10 @@ use core::arch::global_asm;
 use core::ptr::write_volatile;
 
 use cyclebench_drivers::mmio::Mmio;
-use cyclebench_drivers::opentitan::regs::top_earlgrey as top;
-use cyclebench_drivers::opentitan::{aes::Aes, csrng::Csrng, entropy, hmac::Hmac, kmac::Kmac, pinmux, uart::Uart};
+use cyclebench_drivers::opentitan::earlgrey_2021_03::regs::top_earlgrey as top;
+use cyclebench_drivers::opentitan::earlgrey_2021_03::{
+    aes::Aes, csrng::Csrng, entropy, hmac::Hmac, kmac::Kmac, pinmux, uart::Uart,
+};
 use cyclebench_modules::Comm;
 use cyclebench_protocol::{Implementation, ImplementationKind, Module, ModuleInfo};
 
@@ -72,11 +74,11 @@ pub struct EarlGrey {
     csrng: Csrng,
 }
 
-fn hardware<'a, T: ?Sized>(module: &'a mut T) -> Option<Provided<'a, T>> {
-    Some(Provided {
+fn hardware<T: ?Sized>(module: &mut T) -> Provided<'_, T> {
+    Provided {
         module,
         kind: ImplementationKind::Hardware,
-    })
+    }
 }
 
 impl Platform for EarlGrey {
@@ -139,16 +141,16 @@ impl Platform for EarlGrey {
     fn comm(&mut self) -> &mut dyn Comm {
         &mut self.uart
     }
-    fn sha2(&mut self) -> Option<Provided<'_, Self::Sha2>> {
+    fn sha2(&mut self) -> Provided<'_, Self::Sha2> {
         hardware(&mut self.hmac)
     }
-    fn sha3(&mut self) -> Option<Provided<'_, Self::Sha3>> {
+    fn sha3(&mut self) -> Provided<'_, Self::Sha3> {
         hardware(&mut self.kmac)
     }
-    fn aes(&mut self) -> Option<Provided<'_, Self::Aes>> {
+    fn aes(&mut self) -> Provided<'_, Self::Aes> {
         hardware(&mut self.aes)
     }
-    fn rng(&mut self) -> Option<Provided<'_, Self::Rng>> {
+    fn rng(&mut self) -> Provided<'_, Self::Rng> {
         hardware(&mut self.csrng)
     }
     fn has_entropy(&self) -> bool {

@@ -62,13 +62,13 @@ pub trait Platform {
     /// The host link.
     fn comm(&mut self) -> &mut dyn Comm;
     /// The SHA-256 module.
-    fn sha2(&mut self) -> Option<Provided<'_, Self::Sha2>>;
+    fn sha2(&mut self) -> Provided<'_, Self::Sha2>;
     /// The SHA3-256 module.
-    fn sha3(&mut self) -> Option<Provided<'_, Self::Sha3>>;
+    fn sha3(&mut self) -> Provided<'_, Self::Sha3>;
     /// The AES module.
-    fn aes(&mut self) -> Option<Provided<'_, Self::Aes>>;
+    fn aes(&mut self) -> Provided<'_, Self::Aes>;
     /// The random bit generator.
-    fn rng(&mut self) -> Option<Provided<'_, Self::Rng>>;
+    fn rng(&mut self) -> Provided<'_, Self::Rng>;
     /// Whether `rng` can be seeded from an entropy source.
     fn has_entropy(&self) -> bool;
     /// Inventory for the hello: every module and what implements it.

@@ -37,11 +37,11 @@ pub struct SoftwarePlatform<B: Board> {
     rng: SoftCtrDrbg,
 }
 
-fn software<T: ?Sized>(module: &mut T) -> Option<Provided<'_, T>> {
-    Some(Provided {
+fn software<T: ?Sized>(module: &mut T) -> Provided<'_, T> {
+    Provided {
         module,
         kind: ImplementationKind::Software,
-    })
+    }
 }
 
 impl<B: Board> Platform for SoftwarePlatform<B> {
@@ -75,16 +75,16 @@ impl<B: Board> Platform for SoftwarePlatform<B> {
     fn comm(&mut self) -> &mut dyn Comm {
         &mut self.comm
     }
-    fn sha2(&mut self) -> Option<Provided<'_, Self::Sha2>> {
+    fn sha2(&mut self) -> Provided<'_, Self::Sha2> {
         software(&mut self.sha2)
     }
-    fn sha3(&mut self) -> Option<Provided<'_, Self::Sha3>> {
+    fn sha3(&mut self) -> Provided<'_, Self::Sha3> {
         software(&mut self.sha3)
     }
-    fn aes(&mut self) -> Option<Provided<'_, Self::Aes>> {
+    fn aes(&mut self) -> Provided<'_, Self::Aes> {
         software(&mut self.aes)
     }
-    fn rng(&mut self) -> Option<Provided<'_, Self::Rng>> {
+    fn rng(&mut self) -> Provided<'_, Self::Rng> {
         software(&mut self.rng)
     }
     fn has_entropy(&self) -> bool {

@@ -29,10 +29,6 @@ impl SoftCtrDrbg {
 }
 
 impl Rng for SoftCtrDrbg {
-    fn max_seed_words(&self) -> usize {
-        SEED_WORDS
-    }
-
     fn init(&mut self, seed: Option<&[u32]>) -> Result<(), ModuleError> {
         let seed = seed.ok_or(ModuleError::Usage("no entropy source to seed from"))?;
         if seed.len() > SEED_WORDS {

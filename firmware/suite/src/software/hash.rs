@@ -25,10 +25,6 @@ impl<D: Digest + FixedOutputReset> SoftHash<D> {
 }
 
 impl<D: Digest + FixedOutputReset> Hasher for SoftHash<D> {
-    fn fifo_depth(&self) -> u32 {
-        0
-    }
-
     fn init(&mut self) -> Result<(), ModuleError> {
         Digest::reset(&mut self.state);
         Ok(())

@@ -23,6 +23,7 @@
 use alloc::format;
 use alloc::string::String;
 
+use crate::test_support::{Aligned, Xorshift32};
 use crate::{Report, Variant};
 
 /// One variant of bitsliced AES-128-CTR.
@@ -339,25 +340,6 @@ const SP800_38A_CIPHERTEXT: [u8; 64] = [
     0x21, 0x70, 0xa0, 0xf3, 0x00, 0x9c, 0xee,
 ];
 
-/// Deterministic test inputs (xorshift32).
-struct Xorshift(u32);
-
-impl Xorshift {
-    fn fill(&mut self, out: &mut [u8]) {
-        for b in out {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 17;
-            self.0 ^= self.0 << 5;
-            *b = self.0 as u8;
-        }
-    }
-}
-
-/// A buffer whose start is 4-byte aligned, so that a window at an offset has a known
-/// alignment.
-#[repr(C, align(4))]
-struct Aligned([u8; 20]);
-
 fn check_sp800_38a(aes: &AesBitsliced) -> Result<(), String> {
     let mut round_keys = [0u32; 88];
     (aes.expand_key)(&SP800_38A_KEY, &mut round_keys);
@@ -397,7 +379,7 @@ const LENGTHS: [usize; 11] = [0, 1, 15, 16, 17, 31, 32, 33, 63, 100, 300];
 /// sometimes 0xffffffff or 0xfffffffe so that the counter wraps inside a pair or between
 /// pairs; compares with RustCrypto, and the round keys with the Rust variant's.
 fn check_random(aes: &AesBitsliced, lengths: &[usize]) -> Result<(), String> {
-    let mut rng = Xorshift(0x6a09_e667);
+    let mut rng = Xorshift32::new(0x6a09_e667);
     for (i, &len) in lengths.iter().enumerate() {
         let mut key_buffer = Aligned([0u8; 20]);
         let mut iv = [0u8; 16];
@@ -405,8 +387,8 @@ fn check_random(aes: &AesBitsliced, lengths: &[usize]) -> Result<(), String> {
         let Some(key) = key_buffer.0[key_offset..].first_chunk_mut::<16>() else {
             return Err(String::from("key window"));
         };
-        rng.fill(key);
-        rng.fill(&mut iv);
+        rng.fill_low_bytes(key);
+        rng.fill_low_bytes(&mut iv);
         match i % 3 {
             0 => iv[12..].copy_from_slice(&[0xff; 4]),
             1 => iv[12..].copy_from_slice(&[0xff, 0xff, 0xff, 0xfe]),
@@ -426,7 +408,7 @@ fn check_random(aes: &AesBitsliced, lengths: &[usize]) -> Result<(), String> {
         let Some(data) = buffer.get_mut(start..start + len) else {
             return Err(String::from("data window"));
         };
-        rng.fill(data);
+        rng.fill_low_bytes(data);
         let mut expected = data.to_vec();
         ctr32be_rustcrypto(key, &iv, &mut expected);
         (aes.ctr)(&round_keys, &iv, data);
@@ -476,17 +458,17 @@ mod tests {
     /// around the pair boundaries and 4096, IVs that wrap.
     #[test]
     fn matches_ctr_crate() {
-        let mut rng = Xorshift(0xbb67_ae85);
+        let mut rng = Xorshift32::new(0xbb67_ae85);
         for (i, len) in [0, 1, 15, 16, 17, 31, 32, 33, 100, 4096].into_iter().enumerate() {
             for wrap in [None, Some(0xffff_ffffu32), Some(0xffff_fffe), Some(0xffff_fffd)] {
                 let (mut key, mut iv) = ([0u8; 16], [0u8; 16]);
-                rng.fill(&mut key);
-                rng.fill(&mut iv);
+                rng.fill_low_bytes(&mut key);
+                rng.fill_low_bytes(&mut iv);
                 if let Some(w) = wrap {
                     iv[12..].copy_from_slice(&w.to_be_bytes());
                 }
                 let mut data = alloc::vec![0u8; len];
-                rng.fill(&mut data);
+                rng.fill_low_bytes(&mut data);
                 let mut expected = data.clone();
                 ctr::Ctr32BE::<aes::Aes128>::new(&key.into(), &iv.into()).apply_keystream(&mut expected);
                 let mut round_keys = [0u32; 88];
@@ -506,9 +488,9 @@ mod tests {
 
     #[test]
     fn transpose_is_an_involution_with_the_documented_layout() {
-        let mut rng = Xorshift(1);
+        let mut rng = Xorshift32::new(1);
         let mut bytes = [0u8; 32];
-        rng.fill(&mut bytes);
+        rng.fill_low_bytes(&mut bytes);
         let words: [u32; 8] = core::array::from_fn(|k| {
             let (c, b) = (k / 2, k % 2);
             u32::from_le_bytes(core::array::from_fn(|r| bytes[16 * b + 4 * c + r]))

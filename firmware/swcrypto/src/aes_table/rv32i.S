@@ -1,15 +1,12 @@
 /* Table-based AES-128 for RV32I (see mod.rs for the round-key layout and the tables).
  *
- * Cost model (Ibex, single-cycle RAM): lw/lbu/sw 2 cycles, ALU 1. A T-table lookup is
- * extract (shift + mask) + add base + lw + xor = 6 cycles, and RV32I has no reg+reg
+ * A T-table lookup is extract (shift + mask) + add base + lw + xor, and RV32I has no reg+reg
  * addressing, so the add cannot be folded (an aligned table only turns it into an or): a
- * round is 16 lookups + 4 round-key loads = 84 instructions, 104 cycles, all straight-line.
- * The four tables sit in one 4 KiB block addressed from a single base register pointing
- * 2047 bytes in, so every table is reached through the lw immediate and needs only 4-byte
- * alignment. Measured on Ibex (RTL, with the call): 1096 cycles a block, 403 for the key
- * expansion (37 cycles a step: 4 lbu and 4 sw are half of it). Stoffelen's E31 figures (912,
- * 340) come from a core that issues a load or store every cycle; on Ibex each takes two, and
- * the 20 loads of a round alone cost 40. */
+ * round is 16 lookups and 4 round-key loads, all straight-line. The four tables sit in one
+ * 4 KiB block addressed from a single base register pointing 2047 bytes in, so every table
+ * is reached through the lw immediate and needs only 4-byte alignment. Stoffelen's figures
+ * come from the E31, which issues a load or store every cycle; Ibex's loads and stores take
+ * longer, so they do not carry over. */
 
 /* Byte `row` of column \x, times 4, in \t. */
 .macro aest_index t, x, row

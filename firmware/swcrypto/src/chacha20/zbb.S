@@ -1,7 +1,5 @@
 # ChaCha20 with Zbb: the function body of rv32i.S (which must come first in the same
 # global_asm!) with each rotation a single rori: 12 instructions per quarter-round.
-# On the Ibex this suite simulates, rori takes 2 cycles, so a quarter-round is 16 cycles
-# against 20 for the shift-based one.
 
 .macro cb_chacha_qr_zbb a, b, c, d, t
     add  \a, \a, \b

@@ -28,17 +28,17 @@
 //!
 //! Variants: portable Rust and RV32IM assembly (`rv32i.S`). The Rust schoolbook is plain product
 //! scanning. The assembly product-scans two columns per pass, so each `a[i]` and `b[j]` load
-//! feeds two products (one load per product instead of two; on Ibex a load costs 2 cycles, a
-//! `mul` + `mulhu` pair 7, the carry bookkeeping 6 full radix or 4 reduced), with the inner loop
-//! unrolled by four and entered Duff-style. Operand scanning would also load and store `r` on
-//! every product. There is no Zbb variant: Zbb has no add-with-carry and no funnel shift, so
-//! nothing in it shortens these loops.
+//! feeds two products (one load per product instead of two: on Ibex a load takes longer than
+//! an ALU instruction), with the inner loop unrolled by four and entered Duff-style. Operand
+//! scanning would also load and store `r` on every product. There is no Zbb variant: Zbb has
+//! no add-with-carry and no funnel shift, so nothing in it shortens these loops.
 //!
 //! Lengths: callers pass `b.len() == a.len()` and `r.len() == n` (addition) or `2 * n`
 //! (multiplication); this is debug-asserted. In release builds every variant works on the
 //! largest `n` the three slices allow, so a mismatch gives a wrong answer, never an
 //! out-of-bounds access, and the measured code holds no panic path.
 
+use crate::test_support::Xorshift32;
 use crate::{Report, Variant};
 use alloc::format;
 
@@ -425,20 +425,6 @@ const P256_NEG: [u32; 8] = [1, 0, 0, 0xffffffff, 0xffffffff, 0xffffffff, 0xfffff
 const SELF_TEST_SIZES: [usize; 10] = [1, 2, 3, 5, 6, 8, 13, 16, 32, 34];
 const TEST_MAX: usize = MAX_LIMBS + 2;
 
-/// Deterministic xorshift32 stream for test operands.
-struct TestRng(u32);
-
-impl TestRng {
-    fn next(&mut self) -> u32 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 17;
-        x ^= x << 5;
-        self.0 = x;
-        x
-    }
-}
-
 /// Operand pattern: random, all-ones (every carry set), or zero.
 #[derive(Clone, Copy)]
 enum Fill {
@@ -447,10 +433,10 @@ enum Fill {
     Zero,
 }
 
-fn fill(out: &mut [u32], how: Fill, mask: u32, rng: &mut TestRng) {
+fn fill(out: &mut [u32], how: Fill, mask: u32, rng: &mut Xorshift32) {
     for x in out.iter_mut() {
         *x = match how {
-            Fill::Random => rng.next() & mask,
+            Fill::Random => rng.next_u32() & mask,
             Fill::Max => mask,
             Fill::Zero => 0,
         };
@@ -479,7 +465,7 @@ const fn full_len(limbs: usize) -> usize {
 
 type Check = Result<(), alloc::string::String>;
 
-fn check_add_full(f: MpAddFn, rng: &mut TestRng) -> Check {
+fn check_add_full(f: MpAddFn, rng: &mut Xorshift32) -> Check {
     // n = 0 must be a no-op (and not touch memory).
     if f(&mut [], &[], &[]) != 0 {
         return Err("n=0: nonzero carry".into());
@@ -517,7 +503,7 @@ fn add_word_chain(acc: &mut [u32], x: &[u32]) -> u32 {
     carry as u32
 }
 
-fn check_add_reduced(f: MpAddFn, rng: &mut TestRng) -> Check {
+fn check_add_reduced(f: MpAddFn, rng: &mut Xorshift32) -> Check {
     if f(&mut [], &[], &[]) != 0 {
         return Err("n=0: nonzero return".into());
     }
@@ -542,7 +528,7 @@ fn check_add_reduced(f: MpAddFn, rng: &mut TestRng) -> Check {
     Ok(())
 }
 
-fn check_mul_full(f: MpMulFn, rng: &mut TestRng) -> Check {
+fn check_mul_full(f: MpMulFn, rng: &mut Xorshift32) -> Check {
     f(&mut [], &[], &[]);
     let mut r = [0u32; 12];
     f(&mut r, &RSA100_P, &RSA100_Q);
@@ -570,7 +556,7 @@ fn check_mul_full(f: MpMulFn, rng: &mut TestRng) -> Check {
     Ok(())
 }
 
-fn check_mul_reduced(f: MpMulFn, rng: &mut TestRng) -> Check {
+fn check_mul_reduced(f: MpMulFn, rng: &mut Xorshift32) -> Check {
     f(&mut [], &[], &[]);
     // RSA-100's factors have 165 bits: 6 reduced limbs (168 bits).
     let (mut p, mut q, mut r) = ([0u32; 6], [0u32; 6], [0u32; 12]);
@@ -614,7 +600,7 @@ fn check_mul_reduced(f: MpMulFn, rng: &mut TestRng) -> Check {
 /// converted to full radix first.
 pub fn self_test(variant: Variant, report: Report<'_>) {
     let v = variant.name();
-    let mut rng = TestRng(0x2545_f491);
+    let mut rng = Xorshift32::new(0x2545_f491);
     if let Some(f) = add_full(variant) {
         report(&format!("mp::{v}::add_full"), check_add_full(f, &mut rng));
     }
@@ -662,7 +648,7 @@ mod tests {
     }
 
     fn operands(n: usize, mask: u32, seed: u32) -> Vec<(Vec<u32>, Vec<u32>)> {
-        let mut rng = TestRng(seed.wrapping_mul(0x9e37_79b9) | 1);
+        let mut rng = Xorshift32::new(seed.wrapping_mul(0x9e37_79b9) | 1);
         let mut gen = |how| {
             let mut v = alloc::vec![0u32; n];
             fill(&mut v, how, mask, &mut rng);
@@ -818,7 +804,7 @@ mod tests {
 
     #[test]
     fn radix_conversions_match_num_bigint() {
-        let mut rng = TestRng(12345);
+        let mut rng = Xorshift32::new(12345);
         for n in 1..=MAX_LIMBS {
             let mut full = alloc::vec![0u32; full_len(n)];
             let mut red = alloc::vec![0u32; n];

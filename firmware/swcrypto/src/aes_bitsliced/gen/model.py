@@ -1,5 +1,5 @@
-"""Model of the bitsliced AES-128 (2 blocks, 8 planes) and of the table AES, to pin down layouts."""
-from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+"""Model of the bitsliced AES-128 (2 blocks, 8 planes) and of the table AES, to pin down layouts.
+Standard library only, so the generated assembly can be checked anywhere python3 runs."""
 import os, random
 
 M32 = 0xffffffff
@@ -271,9 +271,44 @@ def encrypt_pair(rk, b0, b1):
     p = [x ^ k for x, k in zip(p, rk[10])]
     return unpack(p)
 
+def xtime(b):
+    return ((b << 1) ^ (0x1b if b & 0x80 else 0)) & 0xff
+
 def ref_ecb(key, block):
-    e = Cipher(algorithms.AES(key), modes.ECB()).encryptor()
-    return e.update(block) + e.finalize()
+    """AES-128 as FIPS 197 writes it: byte state s[r + 4c], byte-wise key expansion. Shares
+    only the S-box with the bitsliced model, and is itself checked against FIPS 197 C.1."""
+    w = [list(key[4 * i:4 * i + 4]) for i in range(4)]
+    rcon = 1
+    for i in range(4, 44):
+        t = list(w[i - 1])
+        if i % 4 == 0:
+            t = [SBOX[b] for b in t[1:] + t[:1]]
+            t[0] ^= rcon
+            rcon = xtime(rcon)
+        w.append([a ^ b for a, b in zip(w[i - 4], t)])
+    s = list(block)
+
+    def add_round_key(r):
+        for c in range(4):
+            for row in range(4):
+                s[row + 4 * c] ^= w[4 * r + c][row]
+
+    add_round_key(0)
+    for r in range(1, 11):
+        s = [SBOX[b] for b in s]
+        s = [s[row + 4 * ((c + row) % 4)] for c in range(4) for row in range(4)]
+        if r < 10:
+            mixed = []
+            for c in range(4):
+                a = s[4 * c:4 * c + 4]
+                total = a[0] ^ a[1] ^ a[2] ^ a[3]
+                mixed += [a[row] ^ total ^ xtime(a[row] ^ a[(row + 1) % 4]) for row in range(4)]
+            s = mixed
+        add_round_key(r)
+    return bytes(s)
+
+assert ref_ecb(bytes(range(16)), bytes.fromhex('00112233445566778899aabbccddeeff')) == \
+    bytes.fromhex('69c4e0d86a7b0430d8cdb78070b4c55a')
 
 def check_bitsliced():
     for _ in range(20):

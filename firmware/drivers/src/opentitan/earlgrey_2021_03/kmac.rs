@@ -1,42 +1,39 @@
-//! HMAC in SHA-256 mode (thesis 5.1.6): 16-word message FIFO, digest in eight registers.
+//! KMAC in SHA3-256 mode (thesis 5.1.7), unmasked configuration: message FIFO, digest read
+//! from the state window.
 
 use cyclebench_modules::{Hasher, ModuleError};
 
-use super::regs::hmac as r;
+use super::regs::kmac as r;
 use crate::mmio::Mmio;
 use crate::wait;
 
-/// Depth of the message FIFO in words.
-const FIFO_DEPTH: u32 = 16;
-
-/// The HMAC block.
-pub struct Hmac {
+/// The KMAC block.
+pub struct Kmac {
     regs: Mmio,
 }
 
-impl Hmac {
+impl Kmac {
     /// Binds the driver to the block at `regs`.
     pub fn new(regs: Mmio) -> Self {
         Self { regs }
     }
+
+    #[inline(always)]
+    fn command(&self, cmd: u32) {
+        self.regs.write(r::CMD_REG_OFFSET, cmd << r::CMD_CMD_OFFSET);
+    }
 }
 
-impl Hasher for Hmac {
-    #[inline(always)]
-    fn fifo_depth(&self) -> u32 {
-        FIFO_DEPTH
-    }
-
-    /// CFG: SHA-256 only, no MAC; endian_swap so that a little-endian word is taken in
-    /// memory byte order (its reset value), digest words as computed (big-endian H0..H7);
-    /// CMD: hash_start.
+impl Hasher for Kmac {
+    /// CFG: SHA3 with 256-bit strength, state read back byte-swapped (so digest words come
+    /// out big-endian); CMD: start.
     #[inline(always)]
     fn init(&mut self) -> Result<(), ModuleError> {
-        self.regs.write(
-            r::CFG_REG_OFFSET,
-            (1 << r::CFG_SHA_EN_BIT) | (1 << r::CFG_ENDIAN_SWAP_BIT),
-        );
-        self.regs.write(r::CMD_REG_OFFSET, 1 << r::CMD_HASH_START_BIT);
+        let cfg = (r::CFG_KSTRENGTH_VALUE_L256 << r::CFG_KSTRENGTH_OFFSET)
+            | (r::CFG_MODE_VALUE_SHA3 << r::CFG_MODE_OFFSET)
+            | (1 << r::CFG_STATE_ENDIANNESS_BIT);
+        self.regs.write(r::CFG_REG_OFFSET, cfg);
+        self.command(r::CMD_CMD_VALUE_START);
         Ok(())
     }
 
@@ -64,23 +61,21 @@ impl Hasher for Hmac {
         self.regs.write_byte(r::MSG_FIFO_REG_OFFSET, byte);
     }
 
-    /// CMD: hash_process, then wait for INTR_STATE.hmac_done and acknowledge it.
+    /// CMD: process, then wait for STATUS.sha3_squeeze.
     #[inline(always)]
     fn wait_for_completion(&mut self) -> Result<(), ModuleError> {
-        self.regs.write(r::CMD_REG_OFFSET, 1 << r::CMD_HASH_PROCESS_BIT);
-        wait::until("hmac done", || {
-            self.regs.bit(r::INTR_STATE_REG_OFFSET, r::INTR_STATE_HMAC_DONE_BIT)
-        })?;
-        self.regs
-            .write(r::INTR_STATE_REG_OFFSET, 1 << r::INTR_STATE_HMAC_DONE_BIT);
-        Ok(())
+        self.command(r::CMD_CMD_VALUE_PROCESS);
+        wait::until("kmac squeeze", || {
+            self.regs.bit(r::STATUS_REG_OFFSET, r::STATUS_SHA3_SQUEEZE_BIT)
+        })
     }
 
-    /// DIGEST_0..7.
+    /// STATE words 0..7 (share 0; unmasked), then CMD: done to return to idle.
     #[inline(always)]
     fn read_digest(&mut self, digest: &mut [u32; 8]) {
         for (i, word) in digest.iter_mut().enumerate() {
-            *word = self.regs.read(r::DIGEST_0_REG_OFFSET + 4 * i);
+            *word = self.regs.read(r::STATE_REG_OFFSET + 4 * i);
         }
+        self.command(r::CMD_CMD_VALUE_DONE);
     }
 }

@@ -4,33 +4,13 @@
 #![allow(missing_docs, dead_code)]
 
 pub const UART0_BASE_ADDR: usize = 0x40000000;
-pub const UART0_SIZE_BYTES: usize = 0x1000;
-pub const RV_TIMER_BASE_ADDR: usize = 0x40100000;
-pub const RV_TIMER_SIZE_BYTES: usize = 0x1000;
 pub const PINMUX_AON_BASE_ADDR: usize = 0x40460000;
-pub const PINMUX_AON_SIZE_BYTES: usize = 0x1000;
-pub const FLASH_CTRL_BASE_ADDR: usize = 0x41000000;
-pub const FLASH_CTRL_SIZE_BYTES: usize = 0x1000;
 pub const AES_BASE_ADDR: usize = 0x41100000;
-pub const AES_SIZE_BYTES: usize = 0x1000;
 pub const HMAC_BASE_ADDR: usize = 0x41110000;
-pub const HMAC_SIZE_BYTES: usize = 0x1000;
 pub const KMAC_BASE_ADDR: usize = 0x41120000;
-pub const KMAC_SIZE_BYTES: usize = 0x1000;
 pub const CSRNG_BASE_ADDR: usize = 0x41150000;
-pub const CSRNG_SIZE_BYTES: usize = 0x1000;
 pub const ENTROPY_SRC_BASE_ADDR: usize = 0x41160000;
-pub const ENTROPY_SRC_SIZE_BYTES: usize = 0x1000;
 pub const EDN0_BASE_ADDR: usize = 0x41170000;
-pub const EDN0_SIZE_BYTES: usize = 0x1000;
-pub const EDN1_BASE_ADDR: usize = 0x41180000;
-pub const EDN1_SIZE_BYTES: usize = 0x1000;
-pub const ROM_BASE_ADDR: usize = 0x8000;
-pub const ROM_SIZE_BYTES: usize = 0x4000;
-pub const RAM_MAIN_BASE_ADDR: usize = 0x10000000;
-pub const RAM_MAIN_SIZE_BYTES: usize = 0x20000;
-pub const EFLASH_BASE_ADDR: usize = 0x20000000;
-pub const EFLASH_SIZE_BYTES: usize = 0x100000;
 pub const PINMUX_MIO_PERIPH_INSEL_IDX_OFFSET: u32 = 2;
 pub const PINMUX_PERIPH_OUTSEL_IDX_OFFSET: u32 = 3;
 

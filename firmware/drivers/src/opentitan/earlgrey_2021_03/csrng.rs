@@ -42,11 +42,6 @@ impl Csrng {
 }
 
 impl Rng for Csrng {
-    #[inline(always)]
-    fn max_seed_words(&self) -> usize {
-        MAX_SEED_WORDS
-    }
-
     /// Uninstantiate, then instantiate: with `Some(seed)` flag0 is set so only the given words
     /// (none = all-zero seed) seed the DRBG; with `None` the entropy source seeds it.
     #[inline(always)]

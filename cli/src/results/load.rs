@@ -1,0 +1,141 @@
+//! Reading `results.jsonl` back.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+
+use super::Record;
+
+/// The records of one results directory.
+#[derive(Clone, Debug)]
+pub struct Results {
+    /// The directory.
+    pub dir: PathBuf,
+    /// Every record in file order.
+    pub records: Vec<Record>,
+}
+
+/// Distinct non-empty values (of one field across records) in order of first appearance,
+/// joined with commas; `None` when there are none.
+pub fn distinct<'a>(values: impl IntoIterator<Item = &'a str>) -> Option<String> {
+    let mut seen: Vec<&str> = Vec::new();
+    for v in values {
+        if !v.is_empty() && !seen.contains(&v) {
+            seen.push(v);
+        }
+    }
+    (!seen.is_empty()).then(|| seen.join(", "))
+}
+
+/// Reads `results.jsonl` from `path`, a results directory or the file itself.
+pub fn load(path: &Path) -> Result<Results> {
+    let (dir, file) = if path.is_dir() {
+        (path.to_path_buf(), path.join("results.jsonl"))
+    } else {
+        (
+            path.parent().unwrap_or(Path::new(".")).to_path_buf(),
+            path.to_path_buf(),
+        )
+    };
+    let text = std::fs::read_to_string(&file).with_context(|| format!("reading {}", file.display()))?;
+    let records = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| parse(l).with_context(|| format!("{}:{}", file.display(), i + 1)))
+        .collect::<Result<_>>()?;
+    Ok(Results { dir, records })
+}
+
+/// Parses one line of `results.jsonl`.
+pub fn parse(text: &str) -> Result<Record> {
+    serde_json::from_str(text).context("not a results record")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn phases_keep_their_order_and_pick_up_statistics() {
+        let r = parse(
+            r#"{"status":"ok","benchmark":"hash","phases":{"init":9,"input":20,"await_digest":5},
+            "statistics":{"input":{"n":3,"min":19,"median":20,"max":25,"mean":21.33}},"total_cycles":34}"#,
+        )
+        .unwrap();
+        let phases = r.phases();
+        let names: Vec<&str> = phases.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["init", "input", "await_digest"]);
+        assert_eq!(phases[1].stats.map(|s| (s.min, s.max)), Some((19, 25)));
+        assert!(phases[0].stats.is_none());
+        assert!(r.is_measurement() && r.repeated());
+    }
+
+    #[test]
+    fn kind_details_load_and_are_absent_on_other_records() {
+        let r = parse(
+            r#"{"status":"ok","benchmark":"software","phases":{"run":2097},"total_cycles":2097,
+            "bytes":1,"cycles_per_byte":2097.0,"primitive":"chacha20","variant":"rv32i","limbs":null,
+            "stack_bytes":208,"code_symbol":"cb_chacha20_rv32i","code_bytes":3146}"#,
+        )
+        .unwrap();
+        assert_eq!((r.primitive(), r.variant()), (Some("chacha20"), Some("rv32i")));
+        assert_eq!(
+            (r.limbs(), r.stack_bytes(), r.code_bytes),
+            (None, Some(208), Some(3146))
+        );
+        assert_eq!(r.code_symbol.as_deref(), Some("cb_chacha20_rv32i"));
+        let mp = parse(r#"{"status":"ok","benchmark":"software","phases":{"run":65},"limbs":2}"#).unwrap();
+        assert_eq!(mp.limbs(), Some(2));
+        let old = parse(r#"{"status":"ok","benchmark":"hash","phases":{"init":9}}"#).unwrap();
+        assert!(old.primitive().is_none() && old.variant().is_none() && old.limbs().is_none());
+        assert!(old.stack_bytes().is_none() && old.code_symbol.is_none() && old.code_bytes.is_none());
+    }
+
+    #[test]
+    fn raw_phases_and_the_requested_software_length_load() {
+        let r = parse(
+            r#"{"status":"ok","benchmark":"software","file":"benchmarks/swcrypto/lengths.bench",
+            "request":"{\"software\": {\"primitive\": \"chacha20\", \"variant\": \"rv32i\", \"length\": 64}}",
+            "phases":{"run":2098,"tail":3},"raw_phases":{"run":2102,"tail":7}}"#,
+        )
+        .unwrap();
+        let raw: Vec<(&str, u64)> = r.raw_phases.iter().map(|(n, c)| (n.as_str(), *c)).collect();
+        assert_eq!(raw, [("run", 2102), ("tail", 7)]);
+        assert_eq!(
+            (r.raw_phase("tail"), r.raw_phase("init"), r.raw_total()),
+            (Some(7), None, 2109)
+        );
+        assert_eq!((r.software_length(), r.file_stem()), (Some(64), "lengths"));
+        let fixed = parse(
+            r#"{"status":"error","benchmark":"software","raw_phases":null,
+            "request":"{\"software\": {\"primitive\": \"keccak-f1600\", \"variant\": \"rv32i\"}}"}"#,
+        )
+        .unwrap();
+        assert!(fixed.raw_phases.is_empty() && fixed.software_length().is_none());
+        assert_eq!(fixed.raw_total(), 0);
+        let e = parse(r#"{"status":"ok","benchmark":"hash","raw_phases":{"init":-1}}"#).unwrap_err();
+        assert!(
+            format!("{e:#}").contains("'init' has a value that does not fit"),
+            "{e:#}"
+        );
+    }
+
+    #[test]
+    fn a_phase_that_is_not_a_count_is_an_error() {
+        let e = parse(r#"{"status":"ok","benchmark":"hash","phases":{"init":"x"}}"#).unwrap_err();
+        assert!(
+            format!("{e:#}").contains("'init' has a value that does not fit"),
+            "{e:#}"
+        );
+    }
+
+    #[test]
+    fn a_record_reads_back_as_written() {
+        let text = r#"{"status":"ok","target":"qemu-virt","platform":"qemu-virt","file":"f.bench","line":3,"request":"x","benchmark":"aes","dataset":"ecb-128","config":"encrypt total automatic","module":"aes","implementation":"software","implementation_name":"rustcrypto-aes","verified":true,"check":"known_answer","cycle_accurate":false,"repetitions":1,"overhead":4,"phases":{"init":1,"process":2,"deinit":3},"raw_phases":{"init":5,"process":6,"deinit":7},"statistics":null,"total_cycles":6,"bytes":16,"cycles_per_byte":0.38,"code_symbol":null,"code_bytes":null,"reason":null,"error":null,"firmware_revision":"r","timestamp":"t","blocks":1}"#;
+        let r = parse(text).unwrap();
+        assert_eq!(r.category("init"), cyclebench_protocol::PhaseCategory::Initialisation);
+        assert_eq!(r.number("blocks"), Some(1));
+        assert_eq!(serde_json::to_string(&r).unwrap(), text);
+    }
+}

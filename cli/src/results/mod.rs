@@ -1,0 +1,281 @@
+//! Results on disk: one [`Record`] per request line, the one schema that the run writes
+//! (`results.jsonl`, `results.csv`) and that `report`, `compare` and `reproduction` read.
+//!
+//! Reading is tolerant: every field but `status` and `benchmark` has a default, and fields
+//! a benchmark kind adds (its protocol description's facts, such as `primitive` or
+//! `stack_bytes`) land in [`Record::details`], so results written by an older or newer
+//! `cyclebench` still load.
+
+mod build;
+mod load;
+mod named;
+mod writer;
+
+use std::path::Path;
+
+use cyclebench_protocol::{BenchmarkKind, Check, ImplementationKind, PhaseCategory};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+pub use build::RecordContext;
+#[cfg(test)]
+pub use load::parse;
+pub use load::{distinct, load, Results};
+pub use named::Named;
+pub use writer::ResultsWriter;
+
+/// Outcome class of a record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// Measured and checked (or a control request that was answered).
+    Ok,
+    /// The platform cannot run it.
+    Unsupported,
+    /// No result: bad line, suite error, wrong answer, lost link.
+    Error,
+}
+
+/// Corrected statistics of one phase over the repetitions of a benchmark.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Stat {
+    /// Repetitions.
+    pub n: u16,
+    /// Shortest window.
+    pub min: u64,
+    /// Median window (lower median for even n).
+    pub median: u64,
+    /// Longest window.
+    pub max: u64,
+    /// Mean window (two decimals, as the suite sends it).
+    pub mean: f64,
+}
+
+/// One phase of a measurement, in execution order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Phase {
+    /// Phase name as the suite names it (`init`, `input`, `generate1`, ...).
+    pub name: String,
+    /// Corrected (median) cycles.
+    pub cycles: u64,
+    /// Statistics, when the benchmark was repeated.
+    pub stats: Option<Stat>,
+}
+
+/// One line of `results.jsonl`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Record {
+    /// "ok", "unsupported" or "error".
+    pub status: Status,
+    /// Target as named on the command line (`qemu-virt`, `serial:/dev/ttyUSB1`).
+    #[serde(default)]
+    pub target: String,
+    /// Platform the suite announced.
+    #[serde(default)]
+    pub platform: Option<String>,
+    /// `.bench` file as given on the command line.
+    #[serde(default)]
+    pub file: String,
+    /// 1-based line number in that file.
+    #[serde(default)]
+    pub line: usize,
+    /// The request as written in the file.
+    #[serde(default)]
+    pub request: String,
+    /// Benchmark kind (its protocol name), or the control request's name.
+    pub benchmark: String,
+    /// Dataset, where the benchmark has one.
+    #[serde(default)]
+    pub dataset: Option<String>,
+    /// Configuration in words (e.g. "sha2 tight", "decrypt per-block manual").
+    #[serde(default)]
+    pub config: Option<String>,
+    /// Module the benchmark exercised (`cpu` for the processor itself).
+    #[serde(default)]
+    pub module: Option<String>,
+    /// Hardware block or software, for measured records.
+    #[serde(default)]
+    pub implementation: Option<ImplementationKind>,
+    /// Name of the implementation from the suite's inventory (e.g. `hmac`, `rustcrypto-sha2`).
+    #[serde(default)]
+    pub implementation_name: Option<String>,
+    /// Whether the output matched a known answer.
+    #[serde(default)]
+    pub verified: bool,
+    /// How the output was checked.
+    #[serde(default)]
+    pub check: Option<Check>,
+    /// Whether the target counts real cycles; `None` when not known.
+    #[serde(default)]
+    pub cycle_accurate: Option<bool>,
+    /// Repetitions run on the device.
+    #[serde(default)]
+    pub repetitions: Option<u16>,
+    /// Calibrated overhead of one measurement window.
+    #[serde(default)]
+    pub overhead: Option<u32>,
+    /// Phase → median cycles minus the overhead of its windows, in execution order.
+    #[serde(default)]
+    pub phases: Named<u64>,
+    /// Phase → median raw cycles as measured, in execution order.
+    #[serde(default)]
+    pub raw_phases: Named<u64>,
+    /// Phase → corrected statistics, when repeated.
+    #[serde(default)]
+    pub statistics: Option<Named<Stat>>,
+    /// Sum of the corrected phase medians.
+    #[serde(default)]
+    pub total_cycles: Option<u64>,
+    /// Bytes processed, where meaningful.
+    #[serde(default)]
+    pub bytes: Option<u64>,
+    /// `total_cycles / bytes`, two decimals.
+    #[serde(default)]
+    pub cycles_per_byte: Option<f64>,
+    /// Function the suite called, from the firmware's symbol table (results that name an
+    /// entry address).
+    #[serde(default)]
+    pub code_symbol: Option<String>,
+    /// Its code size in bytes: the function, plus the assembly it wraps.
+    #[serde(default)]
+    pub code_bytes: Option<u64>,
+    /// Why a benchmark is unsupported.
+    #[serde(default)]
+    pub reason: Option<String>,
+    /// What went wrong.
+    #[serde(default)]
+    pub error: Option<String>,
+    /// Revision of the firmware (git describe of the tree it was built from).
+    #[serde(default)]
+    pub firmware_revision: String,
+    /// When the reply arrived (RFC 3339).
+    #[serde(default)]
+    pub timestamp: String,
+    /// Facts particular to the benchmark kind, named as its protocol description names them
+    /// (`primitive`, `variant`, `limbs`, `stack_bytes`, `blocks`, `fifo_max_depth`, ...).
+    #[serde(flatten)]
+    pub details: Map<String, Value>,
+}
+
+impl Record {
+    /// Whether this record carries cycle counts (a control request answered `ok` does not).
+    pub fn is_measurement(&self) -> bool {
+        self.status == Status::Ok && !self.phases.is_empty()
+    }
+
+    /// The benchmark kind, when the record names one.
+    pub fn benchmark_kind(&self) -> Option<BenchmarkKind> {
+        BenchmarkKind::from_name(&self.benchmark)
+    }
+
+    /// Corrected phases in execution order, with their statistics when repeated.
+    pub fn phases(&self) -> Vec<Phase> {
+        self.phases
+            .iter()
+            .map(|(name, cycles)| Phase {
+                name: name.clone(),
+                cycles: *cycles,
+                stats: self.statistics.as_ref().and_then(|s| s.get(name).copied()),
+            })
+            .collect()
+    }
+
+    /// What the phase `name` does, by the record's benchmark kind.
+    pub fn category(&self, name: &str) -> PhaseCategory {
+        self.benchmark_kind().map_or(PhaseCategory::Other, |k| k.category(name))
+    }
+
+    /// The `.bench` file's name without its directory.
+    pub fn file_name(&self) -> &str {
+        Path::new(&self.file)
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or(&self.file)
+    }
+
+    /// `file.bench:line`.
+    pub fn location(&self) -> String {
+        format!("{}:{}", self.file_name(), self.line)
+    }
+
+    /// Dataset and configuration in words, e.g. `msg-256 sha2 tight`.
+    pub fn description(&self) -> String {
+        [self.dataset.as_deref(), self.config.as_deref()]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// Whether the benchmark was repeated (and so has per-phase statistics).
+    pub fn repeated(&self) -> bool {
+        self.statistics.as_ref().is_some_and(|s| !s.is_empty())
+    }
+
+    /// Raw cycles of the phase `name`, when recorded.
+    pub fn raw_phase(&self, name: &str) -> Option<u64> {
+        self.raw_phases.get(name).copied()
+    }
+
+    /// Sum of the raw phases (0 when none were recorded).
+    pub fn raw_total(&self) -> u64 {
+        self.raw_phases.iter().map(|(_, c)| c).sum()
+    }
+
+    /// The `.bench` file's name without directory and extension (`sha2` for
+    /// `benchmarks/sha2.bench`).
+    pub fn file_stem(&self) -> &str {
+        Path::new(&self.file).file_stem().and_then(|n| n.to_str()).unwrap_or("")
+    }
+
+    /// Repetitions, 1 when not recorded.
+    pub fn runs(&self) -> u16 {
+        self.repetitions.unwrap_or(1)
+    }
+
+    /// Cycles per byte of the total, where the benchmark processed bytes: the record's own
+    /// (rounded) figure, so that the report and `results.csv` agree.
+    pub fn cycles_per_byte(&self) -> Option<f64> {
+        let bytes = self.bytes.filter(|&b| b > 0)?;
+        let total = self.total_cycles?;
+        Some(self.cycles_per_byte.unwrap_or(total as f64 / bytes as f64))
+    }
+
+    /// A text detail of the benchmark kind (e.g. `primitive`).
+    pub fn text(&self, field: &str) -> Option<&str> {
+        self.details.get(field).and_then(Value::as_str)
+    }
+
+    /// A numeric detail of the benchmark kind (e.g. `limbs`).
+    pub fn number(&self, field: &str) -> Option<u64> {
+        self.details.get(field).and_then(Value::as_u64)
+    }
+
+    /// Software primitive (`chacha20`, `mp-mul`, ...), for `software` benchmarks.
+    pub fn primitive(&self) -> Option<&str> {
+        self.text("primitive")
+    }
+
+    /// Implementation variant of a software primitive (`rust`, `rv32i`, `zbb`).
+    pub fn variant(&self) -> Option<&str> {
+        self.text("variant")
+    }
+
+    /// Limbs per operand, for multi-precision primitives.
+    pub fn limbs(&self) -> Option<u32> {
+        self.number("limbs").and_then(|n| u32::try_from(n).ok())
+    }
+
+    /// Deepest stack use of a software primitive's call, in bytes.
+    pub fn stack_bytes(&self) -> Option<u32> {
+        self.number("stack_bytes").and_then(|n| u32::try_from(n).ok())
+    }
+
+    /// The length a software request asked for (`{"software": {"length": n}}`: bytes, or
+    /// limbs for multi-precision primitives); `None` when the request names none.
+    pub fn software_length(&self) -> Option<u64> {
+        serde_json::from_str::<Value>(&self.request)
+            .ok()
+            .and_then(|r| r["software"]["length"].as_u64())
+    }
+}

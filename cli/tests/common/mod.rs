@@ -1,0 +1,43 @@
+//! Helpers shared by the integration tests: the `cyclebench` binary run from the repository
+//! root, and what it printed or wrote.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+/// Root of the repository: benchmark files are named relative to it.
+pub fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("cli/ has a parent")
+        .to_path_buf()
+}
+
+/// Runs `cyclebench` with `args` in the repository root and waits for it.
+pub fn cyclebench(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cyclebench"))
+        .current_dir(repo())
+        .args(args)
+        .output()
+        .expect("run cyclebench")
+}
+
+/// Everything the run printed, stdout then stderr, for assertion messages.
+pub fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+/// The records of the results directory `dir`.
+#[allow(dead_code)] // each test file is its own crate, and the report tests read no run's records
+pub fn records(dir: &Path) -> Vec<Value> {
+    std::fs::read_to_string(dir.join("results.jsonl"))
+        .expect("results.jsonl")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("record is JSON"))
+        .collect()
+}

@@ -1,0 +1,78 @@
+//! HMAC in SHA-256 mode (thesis 5.1.6): 16-word message FIFO, digest in eight registers.
+
+use cyclebench_modules::{Hasher, ModuleError};
+
+use super::regs::hmac as r;
+use crate::mmio::Mmio;
+use crate::wait;
+
+/// The HMAC block.
+pub struct Hmac {
+    regs: Mmio,
+}
+
+impl Hmac {
+    /// Binds the driver to the block at `regs`.
+    pub fn new(regs: Mmio) -> Self {
+        Self { regs }
+    }
+}
+
+impl Hasher for Hmac {
+    /// CFG: SHA-256 only, no MAC; endian_swap so that a little-endian word is taken in
+    /// memory byte order (its reset value), digest words as computed (big-endian H0..H7);
+    /// CMD: hash_start.
+    #[inline(always)]
+    fn init(&mut self) -> Result<(), ModuleError> {
+        self.regs.write(
+            r::CFG_REG_OFFSET,
+            (1 << r::CFG_SHA_EN_BIT) | (1 << r::CFG_ENDIAN_SWAP_BIT),
+        );
+        self.regs.write(r::CMD_REG_OFFSET, 1 << r::CMD_HASH_START_BIT);
+        Ok(())
+    }
+
+    /// STATUS.fifo_full clear.
+    #[inline(always)]
+    fn input_ready(&mut self) -> bool {
+        !self.regs.bit(r::STATUS_REG_OFFSET, r::STATUS_FIFO_FULL_BIT)
+    }
+
+    /// STATUS.fifo_depth.
+    #[inline(always)]
+    fn fifo_elements(&mut self) -> u32 {
+        (self.regs.read(r::STATUS_REG_OFFSET) >> r::STATUS_FIFO_DEPTH_OFFSET) & r::STATUS_FIFO_DEPTH_MASK
+    }
+
+    /// MSG_FIFO, one word.
+    #[inline(always)]
+    fn write_input(&mut self, word: u32) {
+        self.regs.write(r::MSG_FIFO_REG_OFFSET, word);
+    }
+
+    /// MSG_FIFO, one byte.
+    #[inline(always)]
+    fn write_input_byte(&mut self, byte: u8) {
+        self.regs.write_byte(r::MSG_FIFO_REG_OFFSET, byte);
+    }
+
+    /// CMD: hash_process, then wait for INTR_STATE.hmac_done and acknowledge it.
+    #[inline(always)]
+    fn wait_for_completion(&mut self) -> Result<(), ModuleError> {
+        self.regs.write(r::CMD_REG_OFFSET, 1 << r::CMD_HASH_PROCESS_BIT);
+        wait::until("hmac done", || {
+            self.regs.bit(r::INTR_STATE_REG_OFFSET, r::INTR_STATE_HMAC_DONE_BIT)
+        })?;
+        self.regs
+            .write(r::INTR_STATE_REG_OFFSET, 1 << r::INTR_STATE_HMAC_DONE_BIT);
+        Ok(())
+    }
+
+    /// DIGEST_0..7.
+    #[inline(always)]
+    fn read_digest(&mut self, digest: &mut [u32; 8]) {
+        for (i, word) in digest.iter_mut().enumerate() {
+            *word = self.regs.read(r::DIGEST_0_REG_OFFSET + 4 * i);
+        }
+    }
+}

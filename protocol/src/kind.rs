@@ -1,0 +1,150 @@
+//! What every benchmark kind and result shape declares about itself. The wire form, the JSON
+//! names, the phase names and their report categories all follow from this one description,
+//! so a kind lives in one file under `kinds/` and is registered on one line there.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::wire::{Tokens, WireError};
+use crate::{DatasetId, Module, NamedPhase};
+
+/// What a phase does; reports give phases of one category one colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum PhaseCategory {
+    /// Setting the module up (key expansion, seeding, configuration).
+    Initialisation,
+    /// Feeding data in.
+    Input,
+    /// Computing, or waiting for the module to.
+    Computation,
+    /// Reading results out.
+    Output,
+    /// Clearing and releasing the module.
+    Deinitialisation,
+    /// Anything else (instruction blocks, whole calls).
+    Other,
+}
+
+/// A phase that results of a kind can carry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PhaseSpec {
+    /// Phase name as results carry it (without the number of a numbered phase).
+    pub name: &'static str,
+    /// What the phase does.
+    pub category: PhaseCategory,
+    /// Whether the phase repeats with a 1-based number appended (`generate1`, `generate2`).
+    pub numbered: bool,
+}
+
+impl PhaseSpec {
+    /// A phase that occurs once.
+    pub const fn once(name: &'static str, category: PhaseCategory) -> Self {
+        Self {
+            name,
+            category,
+            numbered: false,
+        }
+    }
+
+    /// A phase that repeats, numbered from 1.
+    pub const fn numbered(name: &'static str, category: PhaseCategory) -> Self {
+        Self {
+            name,
+            category,
+            numbered: true,
+        }
+    }
+
+    /// Whether `phase` (a name from a result) is this phase.
+    pub fn matches(&self, phase: &str) -> bool {
+        if !self.numbered {
+            return phase == self.name;
+        }
+        phase
+            .strip_prefix(self.name)
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    }
+}
+
+/// A family of datasets stored on the suite (and in the host's copy of them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DatasetFamily {
+    /// Messages with SHA-256 and SHA3-256 digests.
+    Hash,
+    /// AES key, mode, IV, plaintext and ciphertext.
+    Aes,
+    /// Seed material and generate requests of a DRBG with expected output.
+    Rng,
+}
+
+/// A fact about a request or a result that results files keep beside the phases.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Field {
+    /// Text, e.g. a primitive's name.
+    Text(String),
+    /// A count, size or address.
+    Number(u64),
+}
+
+/// How a request reads in results files and reports.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Description {
+    /// The module the benchmark exercises; `None` for the CPU itself.
+    pub module: Option<Module>,
+    /// Configuration in words, e.g. `sha2 tight` or `decrypt per-block manual`.
+    pub config: String,
+    /// Bytes one run processes, when the request alone says so (a dataset's size is looked
+    /// up by the host through [`Kind::dataset`]).
+    pub bytes: Option<u64>,
+    /// Further facts for results files, named as their JSON fields.
+    pub fields: Vec<(&'static str, Field)>,
+}
+
+/// A benchmark request kind: its names, its wire form and what its results hold.
+pub trait Kind: Sized {
+    /// JSON name in `.bench` files and results (`aes`, `rng_seeded`).
+    const NAME: &'static str;
+    /// Wire tag after `B ` (`aes`, `rng`).
+    const TAG: &'static str;
+    /// Every phase its results can carry, in execution order.
+    const PHASES: &'static [PhaseSpec];
+
+    /// Repetitions asked for, if any (the suite runs one when none).
+    fn repetitions(&self) -> Option<u16>;
+    /// The stored dataset the benchmark reads, if any.
+    fn dataset(&self) -> Option<(DatasetFamily, &DatasetId)> {
+        None
+    }
+    /// How the request reads in results files.
+    fn describe(&self) -> Description;
+    /// Range checks, explained for a person writing a `.bench` file; the wire decoder
+    /// enforces the same limits. Repetitions are checked for every kind by
+    /// [`crate::Benchmark::check`].
+    fn check(&self) -> Result<(), String> {
+        Ok(())
+    }
+    /// Appends the request's tokens after `B TAG`, each preceded by a space.
+    fn encode(&self, out: &mut String);
+    /// Reads the tokens after `B TAG`; range checks belong here, so the suite only sees
+    /// requests it can serve. The caller rejects trailing tokens.
+    fn decode(tokens: &mut Tokens<'_>) -> Result<Self, WireError>;
+}
+
+/// A result shape: the phases one benchmark result carries, and their wire form.
+pub trait Shape: Sized {
+    /// Wire tag after the measured header (`hash`, `aesb`).
+    const TAG: &'static str;
+
+    /// Every phase in execution order, with the number of measurement windows it sums.
+    fn named(&self) -> Vec<NamedPhase>;
+    /// Facts beside the phases for results files (stack use, FIFO depth).
+    fn fields(&self) -> Vec<(&'static str, Field)> {
+        Vec::new()
+    }
+    /// Appends the shape's tokens after its tag, each preceded by a space.
+    fn encode(&self, out: &mut String);
+    /// Reads the tokens after the tag. The caller rejects trailing tokens.
+    fn decode(tokens: &mut Tokens<'_>) -> Result<Self, WireError>;
+}

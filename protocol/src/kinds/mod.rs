@@ -1,0 +1,209 @@
+//! Every benchmark kind and result shape, registered once.
+//!
+//! A kind is one file here: its request, its result shape(s), their wire forms and how they
+//! read in results files (the [`Kind`] and [`Shape`] traits). The registry below turns the
+//! list into the exhaustive [`Benchmark`], [`BenchmarkKind`] and [`Phases`] enums and their
+//! dispatch, so a kind that is added here and not handled by the suite does not compile.
+
+mod aes;
+mod hash;
+mod micro;
+mod rng;
+mod software;
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+pub use aes::{AesBenchmark, AesPerBlockPhases, AesTotalPhases, Direction, Granularity, Trigger};
+pub use hash::{FifoTrace, HashAlgorithm, HashBenchmark, HashPhases, HashStyle};
+pub use micro::{MicroBenchmark, MicroPhases};
+pub use rng::{GeneratePhases, RngPhases, RngSeededBenchmark, RngTrueRandomBenchmark};
+pub use software::{LengthUnit, Primitive, SoftwareBenchmark, SoftwarePhases, SoftwareVariant};
+
+use crate::kind::{DatasetFamily, Description, Field, Kind, PhaseCategory, PhaseSpec, Shape};
+use crate::wire::{Tokens, WireError};
+use crate::{DatasetId, NamedPhase, MAX_REPETITIONS};
+
+macro_rules! register {
+    (
+        kinds { $( $(#[$kind_doc:meta])* $kind:ident($kind_type:ty), )* }
+        shapes { $( $(#[$shape_doc:meta])* $shape:ident($shape_type:ty), )* }
+    ) => {
+        /// One benchmark the suite can run. The variant decides the shape of the result.
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+        #[cfg_attr(feature = "serde", serde(rename_all = "snake_case", deny_unknown_fields))]
+        pub enum Benchmark {
+            $( $(#[$kind_doc])* $kind($kind_type), )*
+        }
+
+        /// Which kind of benchmark a request or result belongs to.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+        #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+        pub enum BenchmarkKind {
+            $( $(#[$kind_doc])* $kind, )*
+        }
+
+        impl BenchmarkKind {
+            /// Every kind, in registry order.
+            pub const ALL: &'static [BenchmarkKind] = &[$(Self::$kind),*];
+
+            /// Stable name, as in `.bench` files and results (`aes`, `rng_seeded`).
+            pub fn name(self) -> &'static str {
+                match self { $( Self::$kind => <$kind_type as Kind>::NAME, )* }
+            }
+
+            /// Wire tag (`aes`, `rng`).
+            pub fn tag(self) -> &'static str {
+                match self { $( Self::$kind => <$kind_type as Kind>::TAG, )* }
+            }
+
+            /// Every phase results of this kind can carry.
+            pub fn phases(self) -> &'static [PhaseSpec] {
+                match self { $( Self::$kind => <$kind_type as Kind>::PHASES, )* }
+            }
+        }
+
+        impl Benchmark {
+            /// The kind of this benchmark.
+            pub fn kind(&self) -> BenchmarkKind {
+                match self { $( Self::$kind(_) => BenchmarkKind::$kind, )* }
+            }
+
+            /// How often the suite runs the benchmark; results then carry per-phase statistics.
+            pub fn repetitions(&self) -> u16 {
+                match self { $( Self::$kind(b) => Kind::repetitions(b), )* }.unwrap_or(1)
+            }
+
+            /// The stored dataset this benchmark reads, if any.
+            pub fn dataset(&self) -> Option<(DatasetFamily, &DatasetId)> {
+                match self { $( Self::$kind(b) => Kind::dataset(b), )* }
+            }
+
+            /// How the request reads in results files.
+            pub fn describe(&self) -> Description {
+                match self { $( Self::$kind(b) => Kind::describe(b), )* }
+            }
+
+            /// Range checks, explained for a person: the repetitions, then the kind's own.
+            pub fn check(&self) -> Result<(), String> {
+                let repetitions = self.repetitions();
+                if repetitions == 0 || repetitions > MAX_REPETITIONS {
+                    return Err(format!("repetitions must be 1 to {MAX_REPETITIONS}, got {repetitions}"));
+                }
+                match self { $( Self::$kind(b) => Kind::check(b), )* }
+            }
+
+            pub(crate) fn encode_wire(&self, out: &mut String) {
+                out.push_str(self.kind().tag());
+                match self { $( Self::$kind(b) => Kind::encode(b, out), )* }
+            }
+
+            pub(crate) fn decode_wire(tag: &str, tokens: &mut Tokens<'_>) -> Result<Self, WireError> {
+                $(
+                    if tag == <$kind_type as Kind>::TAG {
+                        return <$kind_type as Kind>::decode(tokens).map(Self::$kind);
+                    }
+                )*
+                Err(WireError::Malformed("unknown benchmark kind"))
+            }
+        }
+
+        /// Phase breakdown of a measured benchmark; the variant is the result's shape.
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+        #[cfg_attr(feature = "serde", serde(rename_all = "snake_case", deny_unknown_fields))]
+        pub enum Phases {
+            $( $(#[$shape_doc])* $shape($shape_type), )*
+        }
+
+        impl Phases {
+            /// Every phase in execution order. A phase may sum several measurement windows
+            /// (per-block AES sums one window per block); the host subtracts the overhead
+            /// once per window.
+            pub fn named(&self) -> Vec<NamedPhase> {
+                match self { $( Self::$shape(p) => Shape::named(p), )* }
+            }
+
+            /// Facts beside the phases, for results files.
+            pub fn fields(&self) -> Vec<(&'static str, Field)> {
+                match self { $( Self::$shape(p) => Shape::fields(p), )* }
+            }
+
+            pub(crate) fn encode_wire(&self, out: &mut String) {
+                match self {
+                    $( Self::$shape(p) => {
+                        out.push_str(<$shape_type as Shape>::TAG);
+                        Shape::encode(p, out);
+                    } )*
+                }
+            }
+
+            pub(crate) fn decode_wire(tag: &str, tokens: &mut Tokens<'_>) -> Result<Self, WireError> {
+                $(
+                    if tag == <$shape_type as Shape>::TAG {
+                        return <$shape_type as Shape>::decode(tokens).map(Self::$shape);
+                    }
+                )*
+                Err(WireError::Malformed("result shape"))
+            }
+        }
+    };
+}
+
+register! {
+    kinds {
+        /// AES over a dataset of blocks, one configuration (mode, key) per dataset.
+        Aes(AesBenchmark),
+        /// Seeded random number generation: seed from the dataset, then generate its blocks.
+        RngSeeded(RngSeededBenchmark),
+        /// Random number generation seeded from the platform's entropy source.
+        RngTrueRandom(RngTrueRandomBenchmark),
+        /// SHA-2 or SHA-3 (256-bit digest) over a dataset message.
+        Hash(HashBenchmark),
+        /// Fixed instruction sequences that characterise the CPU and the measurement itself.
+        Micro(MicroBenchmark),
+        /// A software primitive (AES, ChaCha20, Keccak-f[1600], multi-precision arithmetic) on
+        /// the CPU, in one of its implementation variants.
+        Software(SoftwareBenchmark),
+    }
+    shapes {
+        /// Hashing (thesis Tables 6.1, 6.2).
+        Hash(HashPhases),
+        /// AES, one window around all blocks (thesis Fig. 6.3).
+        AesTotal(AesTotalPhases),
+        /// AES, each block split into write / compute / read (thesis Table 6.3, Fig. 6.4).
+        AesPerBlock(AesPerBlockPhases),
+        /// Random number generation (thesis Fig. 6.2): seeding, then each generate request.
+        Rng(RngPhases),
+        /// Micro-benchmarks: fixed instruction blocks between two counter reads.
+        Micro(MicroPhases),
+        /// A software primitive: one window around one call.
+        Software(SoftwarePhases),
+    }
+}
+
+impl BenchmarkKind {
+    /// The kind called `name` in `.bench` files and results.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.iter().copied().find(|k| k.name() == name)
+    }
+
+    /// The kind with wire tag `tag`.
+    pub fn from_tag(tag: &str) -> Option<Self> {
+        Self::ALL.iter().copied().find(|k| k.tag() == tag)
+    }
+
+    /// What the phase `name` of a result of this kind does.
+    pub fn category(self, name: &str) -> PhaseCategory {
+        self.phases()
+            .iter()
+            .find(|p| p.matches(name))
+            .map_or(PhaseCategory::Other, |p| p.category)
+    }
+}
+
+#[cfg(test)]
+mod tests;

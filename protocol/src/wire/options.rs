@@ -1,0 +1,82 @@
+//! Optional trailing `<letter><number>` tokens of benchmark requests (`pPAD`, `wWAIT`,
+//! `lLENGTH`, `xREPS`), shared by every kind that takes them.
+
+use alloc::string::String;
+use core::fmt::Write;
+
+use super::{parse_number, Tokens, WireError};
+use crate::{MAX_INIT_WAIT, MAX_REPETITIONS, MAX_STATUS_PAD};
+
+/// Optional trailing `<letter><number>` tokens, encoded in this order.
+#[derive(Default)]
+pub struct Options {
+    /// `pPAD`: nops before a timed status read.
+    pub pad: Option<u16>,
+    /// `wWAIT`: unmeasured cycles between seeding and generating.
+    pub wait: Option<u32>,
+    /// `lLENGTH`: bytes or limbs.
+    pub length: Option<u32>,
+    /// `xREPS`: repetitions.
+    pub repetitions: Option<u16>,
+}
+
+impl Options {
+    /// Appends the options that are set, in canonical order.
+    pub fn encode(&self, out: &mut String) {
+        // Writing into a String cannot fail.
+        if let Some(p) = self.pad {
+            let _ = write!(out, " p{p}");
+        }
+        if let Some(w) = self.wait {
+            let _ = write!(out, " w{w}");
+        }
+        if let Some(l) = self.length {
+            let _ = write!(out, " l{l}");
+        }
+        if let Some(n) = self.repetitions {
+            let _ = write!(out, " x{n}");
+        }
+    }
+
+    /// Reads the remaining tokens; `allowed` lists the letters this benchmark takes. Each
+    /// option may appear once, in canonical order.
+    pub fn decode(t: &mut Tokens<'_>, allowed: &str) -> Result<Self, WireError> {
+        let mut options = Self::default();
+        let mut last = 0usize;
+        while let Some(token) = t.optional()? {
+            let mut chars = token.chars();
+            let letter = chars.next().unwrap_or(' ');
+            let rank = "pwlx".find(letter).ok_or(WireError::Malformed("unknown option"))? + 1;
+            if !allowed.contains(letter) || rank <= last {
+                return Err(WireError::Malformed("option not allowed here or out of order"));
+            }
+            last = rank;
+            let number = chars.as_str();
+            match letter {
+                'p' => {
+                    let pad: u16 = parse_number(number, "status pad")?;
+                    if pad > MAX_STATUS_PAD {
+                        return Err(WireError::Malformed("status pad out of range"));
+                    }
+                    options.pad = Some(pad);
+                }
+                'w' => {
+                    let wait: u32 = parse_number(number, "init wait")?;
+                    if wait > MAX_INIT_WAIT {
+                        return Err(WireError::Malformed("init wait out of range"));
+                    }
+                    options.wait = Some(wait);
+                }
+                'l' => options.length = Some(parse_number(number, "length")?),
+                _ => {
+                    let n: u16 = parse_number(number, "repetitions")?;
+                    if n == 0 || n > MAX_REPETITIONS {
+                        return Err(WireError::Malformed("repetitions out of range"));
+                    }
+                    options.repetitions = Some(n);
+                }
+            }
+        }
+        Ok(options)
+    }
+}
