@@ -8,6 +8,8 @@
 # ibex:     seed 2's software-cryptography study on ibex-sim and ibex-sim-zbb (models build in
 #           seconds; the runs take under a minute).
 # A study not named reuses its results under results/reproduction/ from an earlier run.
+# The document's prose states only numbers from these results and the published figures
+# (cli/src/reproduction/reference.rs); the reasons behind the differences are in docs/analysis.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 studies=("$@")

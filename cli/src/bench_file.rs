@@ -4,7 +4,10 @@
 //! - a benchmark: `{"hash": {"algorithm": "sha2", "dataset": "abc"}}`;
 //! - a control request: `"get_status"`, `"done"`, `"suspend"`, `"hello"`;
 //! - a raw wire line for robustness tests: `{"raw_line": "B hash 9 x"}` (sent verbatim,
-//!   no checksum added).
+//!   no checksum added; printable ASCII only, so that it is exactly one line on the wire).
+//!
+//! Every line stands alone: one that cannot be read (not UTF-8, not a request) is an invalid
+//! line with its reason, and the others still run.
 
 use std::path::Path;
 
@@ -44,34 +47,59 @@ struct RawLine {
 
 /// Reads and parses a `.bench` file.
 pub fn read(path: &Path) -> Result<Vec<Line>> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-    Ok(parse(&text))
+    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    Ok(parse(&bytes))
 }
 
-/// Parses the text of a `.bench` file.
-pub fn parse(text: &str) -> Vec<Line> {
-    text.lines()
+/// Parses the contents of a `.bench` file, line by line (`\n` or `\r\n` endings).
+pub fn parse(bytes: &[u8]) -> Vec<Line> {
+    let mut lines: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
+    // A final newline ends the last line; it does not start another.
+    if lines.last().is_some_and(|l| l.is_empty()) {
+        lines.pop();
+    }
+    lines
+        .into_iter()
         .enumerate()
-        .map(|(i, raw)| {
-            let number = i + 1;
-            let trimmed = raw.trim();
-            if trimmed.is_empty() || trimmed.starts_with('#') {
-                return Line::Comment(raw.to_owned());
-            }
-            match parse_action(trimmed) {
-                Ok(action) => Line::Action {
-                    number,
-                    text: raw.to_owned(),
-                    action,
-                },
-                Err(error) => Line::Invalid {
-                    number,
-                    text: raw.to_owned(),
-                    error,
-                },
-            }
-        })
+        .map(|(i, raw)| parse_line(i + 1, raw.strip_suffix(b"\r").unwrap_or(raw)))
         .collect()
+}
+
+fn parse_line(number: usize, raw: &[u8]) -> Line {
+    let text = match std::str::from_utf8(raw) {
+        Ok(text) => text,
+        Err(e) => {
+            // A comment is only copied, so any stray byte in it is harmless.
+            let lossy = String::from_utf8_lossy(raw).into_owned();
+            if lossy.trim_start().starts_with('#') {
+                return Line::Comment(lossy);
+            }
+            let valid = e.valid_up_to();
+            let column = String::from_utf8_lossy(&raw[..valid]).chars().count() + 1;
+            let error = format!("line is not UTF-8 (byte 0x{:02X} at column {column})", raw[valid]);
+            return Line::Invalid {
+                number,
+                text: lossy,
+                error,
+            };
+        }
+    };
+    let trimmed = text.trim();
+    if trimmed.is_empty() || trimmed.starts_with('#') {
+        return Line::Comment(text.to_owned());
+    }
+    match parse_action(trimmed) {
+        Ok(action) => Line::Action {
+            number,
+            text: text.to_owned(),
+            action,
+        },
+        Err(error) => Line::Invalid {
+            number,
+            text: text.to_owned(),
+            error,
+        },
+    }
 }
 
 fn parse_action(line: &str) -> Result<Action, String> {
@@ -83,6 +111,7 @@ fn parse_action(line: &str) -> Result<Action, String> {
     let value: serde_json::Value = serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
     if value.get("raw_line").is_some() {
         let raw: RawLine = serde_json::from_value(value).map_err(|e| format!("raw line: {e}"))?;
+        check_raw_line(&raw.raw_line)?;
         return Ok(Action::Raw(raw.raw_line));
     }
     let benchmark: Benchmark = if value.get("benchmark").is_some() {
@@ -98,6 +127,31 @@ fn parse_action(line: &str) -> Result<Action, String> {
     };
     benchmark.check()?;
     Ok(Action::Request(Request::Benchmark(benchmark)))
+}
+
+/// A raw line must reach the suite as exactly one non-empty line: the suite skips an empty
+/// one (the reply would never come), a line break would split it, and the wire carries
+/// printable ASCII only.
+fn check_raw_line(line: &str) -> Result<(), String> {
+    if line.is_empty() {
+        return Err(String::from(
+            "raw_line is empty: the suite skips empty lines, so no reply would come",
+        ));
+    }
+    if let Some(at) = line.find(['\n', '\r']) {
+        return Err(format!(
+            "raw_line holds a line break at character {}: it must be one line",
+            line[..at].chars().count() + 1
+        ));
+    }
+    match line.char_indices().find(|(_, c)| !matches!(c, ' '..='~')) {
+        Some((at, c)) => Err(format!(
+            "raw_line holds {c:?} (U+{:04X}) at character {}: only printable ASCII can be sent",
+            u32::from(c),
+            line[..at].chars().count() + 1
+        )),
+        None => Ok(()),
+    }
 }
 
 #[cfg(test)]
@@ -129,7 +183,7 @@ mod tests {
     #[test]
     fn parses_every_line_kind() {
         let text = "# sha\n\n{\"hash\": {\"algorithm\": \"sha2\", \"dataset\": \"abc\", \"style\": \"tight\"}}\n\"suspend\"\n{\"raw_line\": \"x\"}\nnonsense\n";
-        let lines = parse(text);
+        let lines = parse(text.as_bytes());
         assert_eq!(lines.len(), 6);
         assert_eq!(lines[0], Line::Comment("# sha".into()));
         assert_eq!(lines[1], Line::Comment(String::new()));
@@ -175,11 +229,75 @@ mod tests {
             ),
             ("\"reboot\"", "not a control request"),
         ] {
-            let lines = parse(line);
+            let lines = parse(line.as_bytes());
             let Line::Invalid { error, .. } = &lines[0] else {
                 panic!("{line} accepted")
             };
             assert!(error.contains(needle), "{line}: {error}");
         }
+    }
+
+    #[test]
+    fn a_line_that_is_not_utf8_is_invalid_alone() {
+        let mut bytes = b"# caf\xe9 latin-1 comment\r\n".to_vec();
+        bytes.extend_from_slice(b"{\"hash\": {\"algorithm\": \"sha2\", \"dataset\": \"abc\"}}\n");
+        bytes.extend_from_slice(b"{\"micro\": \"caf\xe9\"}\n");
+        bytes.extend_from_slice("{\"micro\": {}} # \u{e9}t\u{e9} ".as_bytes());
+        bytes.extend_from_slice(b"\xff\xff\n\"get_status\"");
+        let lines = parse(&bytes);
+        assert_eq!(lines.len(), 5, "{lines:?}");
+        assert_eq!(lines[0], Line::Comment(String::from("# caf\u{fffd} latin-1 comment")));
+        assert!(matches!(lines[1], Line::Action { number: 2, .. }), "{:?}", lines[1]);
+        let Line::Invalid { number: 3, text, error } = &lines[2] else {
+            panic!("{:?}", lines[2])
+        };
+        assert_eq!(error, "line is not UTF-8 (byte 0xE9 at column 15)");
+        assert_eq!(text, "{\"micro\": \"caf\u{fffd}\"}");
+        // Columns count characters, so the two é before the stray byte are one column each.
+        let Line::Invalid { number: 4, error, .. } = &lines[3] else {
+            panic!("{:?}", lines[3])
+        };
+        assert_eq!(error, "line is not UTF-8 (byte 0xFF at column 21)");
+        assert!(matches!(
+            lines[4],
+            Line::Action {
+                number: 5,
+                action: Action::Request(Request::GetStatus),
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn line_endings_and_blank_lines() {
+        assert!(parse(b"").is_empty());
+        assert_eq!(parse(b"\n"), [Line::Comment(String::new())]);
+        let lines = parse(b"\"done\"\r\n\r\n\"hello\"");
+        assert_eq!(lines.len(), 3);
+        assert!(matches!(&lines[0], Line::Action { text, .. } if text == "\"done\""));
+        assert_eq!(lines[1], Line::Comment(String::new()));
+        assert!(matches!(lines[2], Line::Action { number: 3, .. }));
+    }
+
+    #[test]
+    fn raw_lines_must_be_one_printable_ascii_line() {
+        for (line, needle) in [
+            (r#"{"raw_line": ""}"#, "raw_line is empty"),
+            (r#"{"raw_line": "S\n*1234"}"#, "line break at character 2"),
+            (r#"{"raw_line": "S*1234\r"}"#, "line break at character 7"),
+            (r#"{"raw_line": "B\thash"}"#, "'\\t' (U+0009) at character 2"),
+            (r#"{"raw_line": "B hash é"}"#, "'é' (U+00E9) at character 8"),
+            (r#"{"raw_line": "\u007f"}"#, "U+007F"),
+        ] {
+            let lines = parse(line.as_bytes());
+            let Line::Invalid { error, .. } = &lines[0] else {
+                panic!("{line} accepted: {:?}", lines[0])
+            };
+            assert!(error.contains(needle), "{line}: {error}");
+        }
+        assert!(matches!(
+            &parse(br#"{"raw_line": " B hash 9 x~ "}"#)[0],
+            Line::Action { action: Action::Raw(r), .. } if r == " B hash 9 x~ "
+        ));
     }
 }

@@ -49,6 +49,8 @@ pub enum Format {
 pub fn run(args: Args) -> Result<bool> {
     let a = load::load(&args.a)?;
     let b = load::load(&args.b)?;
+    a.warn_about_skipped();
+    b.warn_about_skipped();
     let comparison = Comparison::build(&a, &b);
     let text = match args.format {
         Format::Table => comparison.table(),

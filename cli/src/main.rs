@@ -11,6 +11,7 @@ mod results;
 mod run;
 mod selftest;
 mod session;
+mod signals;
 mod summary;
 mod target;
 
@@ -42,6 +43,10 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Err(e) = signals::install() {
+        eprintln!("error: {e:#}");
+        return ExitCode::from(2);
+    }
     let outcome = match cli.command {
         Command::Run(args) => run::run(args),
         Command::Selftest(args) => selftest::run(args),
@@ -49,12 +54,18 @@ fn main() -> ExitCode {
         Command::Compare(args) => compare::run(args),
         Command::Reproduction(args) => reproduction::run(args),
     };
-    match outcome {
+    let code = match outcome {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::from(2)
         }
+    };
+    // A run stopped by a signal has written what it finished; it still ends as the signal
+    // would have ended it, never with success.
+    if let Some(signal) = signals::received() {
+        signals::terminate(signal);
     }
+    code
 }

@@ -14,7 +14,8 @@ use crate::firmware;
 use crate::firmware::symbols::Symbols;
 use crate::report;
 use crate::results::{self as records, Record, ResultsWriter, Status};
-use crate::session::{RequestError, Session};
+use crate::session::{Exchange, RequestError, Session, Timing, DEFAULT_ATTEMPTS};
+use crate::signals;
 use crate::summary;
 use crate::target::TargetArgs;
 
@@ -32,6 +33,17 @@ pub struct Args {
     /// Do not write report.md, report.html and plots/ into the results directory at the end.
     #[arg(long)]
     no_report: bool,
+    /// Most times one request is sent when the link loses or damages it (benchmarks are
+    /// idempotent, so a retried request measures the same).
+    #[arg(long, default_value_t = DEFAULT_ATTEMPTS, value_parser = clap::value_parser!(u32).range(1..=100))]
+    attempts: u32,
+    /// Testing aid: damage this fraction of the link's bytes in both directions (flip a bit,
+    /// drop the byte or insert one, in equal shares), seeded by --fault-seed.
+    #[arg(long, hide = true, value_parser = parse_fault_rate)]
+    inject_faults: Option<f64>,
+    /// Seed of --inject-faults.
+    #[arg(long, hide = true, default_value_t = 1)]
+    fault_seed: u64,
 }
 
 /// Why requests are no longer sent.
@@ -56,10 +68,14 @@ pub fn run(args: Args) -> Result<bool> {
     let wall = std::time::Instant::now();
     let spinner = ProgressBar::new_spinner().with_message(format!("starting {label} ..."));
     spinner.enable_steady_tick(std::time::Duration::from_millis(120));
-    let connected = args
-        .target
-        .connect(false)
-        .and_then(|(link, elf)| Session::connect(link, hello_timeout, timeout).map(|session| (session, elf)));
+    let connected = args.target.connect(false).and_then(|(mut link, elf)| {
+        let mut timing = Timing::new(hello_timeout, timeout);
+        if let Some(rate) = args.inject_faults {
+            link.inject_faults(rate, args.fault_seed);
+        }
+        timing.attempts = args.attempts;
+        Session::connect(link, timing).map(|session| (session, elf))
+    });
     spinner.finish_and_clear();
     let (mut session, elf) = connected?;
     // Code sizes of software primitives come from the firmware's symbol table; without it
@@ -99,12 +115,13 @@ pub fn run(args: Args) -> Result<bool> {
     let mut all: Vec<Record> = Vec::new();
     let mut blocked: Option<Blocked> = None;
     let mut out_names = HashSet::new();
-    for (path, lines) in &files {
+    // A signal stops the run between two requests; what finished stays on disk.
+    for (path, lines) in files.iter().take_while(|_| !signals::interrupted()) {
         let file = path.display().to_string();
         let out_path = out_dir.join(out_name(path, &mut out_names));
         let mut out =
             BufWriter::new(File::create(&out_path).with_context(|| format!("creating {}", out_path.display()))?);
-        for line in lines {
+        for line in lines.iter().take_while(|_| !signals::interrupted()) {
             let (number, text, record, reply_json) = match line {
                 Line::Comment(text) => {
                     writeln!(out, "{text}")?;
@@ -130,11 +147,12 @@ pub fn run(args: Args) -> Result<bool> {
                     };
                     let ctx = context(&label, &session, &file, *number, text, &revision, symbols.as_ref());
                     match exchanged {
-                        Ok(reply) => {
+                        Ok(Exchange { reply, attempts }) => {
                             if matches!(&reply, Reply::Status(s) if s.state == SuiteState::Suspended) {
                                 blocked = Some(Blocked::Suspended(format!("{file}:{number}")));
                             }
-                            let record = Record::reply(&ctx, request, &reply);
+                            let mut record = Record::reply(&ctx, request, &reply);
+                            record.attempts = Some(attempts);
                             (*number, text, record, serde_json::to_value(&reply)?)
                         }
                         Err(error) => {
@@ -152,9 +170,9 @@ pub fn run(args: Args) -> Result<bool> {
             progress.suspend(|| report_line(&record, number));
             all.push(record);
         }
-        if blocked.is_none() {
+        if blocked.is_none() && !signals::interrupted() {
             // Thesis protocol: the end of a file is announced with Done; the status closes the twin.
-            match session.request(&Request::Done) {
+            match session.request(&Request::Done).map(|e| e.reply) {
                 Ok(Reply::Status(s)) => {
                     last_cycles = Some(s.cycles);
                     writeln!(out, "# done: {} served, {} errors", s.served, s.errors)?
@@ -195,6 +213,7 @@ pub fn run(args: Args) -> Result<bool> {
         "ok": ok,
         "unsupported": unsupported,
         "failed": failed,
+        "interrupted": signals::interrupted(),
     });
     std::fs::write(out_dir.join("run.json"), serde_json::to_string_pretty(&run)? + "\n")
         .with_context(|| format!("writing {}", out_dir.join("run.json").display()))?;
@@ -287,4 +306,13 @@ fn out_name(path: &Path, taken: &mut HashSet<String>) -> String {
         n += 1;
     }
     name
+}
+
+fn parse_fault_rate(text: &str) -> Result<f64, String> {
+    let rate: f64 = text.parse().map_err(|e| format!("{e}"))?;
+    if (0.0..=0.5).contains(&rate) {
+        Ok(rate)
+    } else {
+        Err(format!("a fault rate is a fraction from 0 to 0.5, got {text}"))
+    }
 }

@@ -1,28 +1,45 @@
-//! A session with a running suite: the hello handshake, then one request and one reply at a
-//! time, every wait bounded.
+//! A session with a running suite: the hello handshake, then one request at a time, each
+//! paired with its reply by the request's identifier and recovered from a noisy link.
+//!
+//! Recovery works because the suite answers lines in order and benchmarks are idempotent:
+//! - every request carries a fresh identifier; a reply is accepted only if it echoes that
+//!   identifier and fits the request (its kind and result shape), so a reply is never
+//!   paired with another request;
+//! - every request is preceded by an empty line, which ends whatever partial line a lost
+//!   newline left in the suite's buffer (the suite ignores empty lines);
+//! - after a quiet spell the host probes with a status request of its own identifier: the
+//!   suite answers it only when idle, after any reply it owed; if the reply never came (or
+//!   came corrupted), the host asks the suite to repeat its last reply, and if the suite
+//!   never got the request, the host sends it again under a new identifier;
+//! - every wait is bounded, and so is the number of attempts per request.
 
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Result};
 use cyclebench_protocol::wire::{decode_reply, encode_request, WireError};
-use cyclebench_protocol::{Hello, Reply, Request};
+use cyclebench_protocol::{BenchmarkResults, Hello, Reply, Request, RequestId, SuiteState};
 
 use crate::link::{Link, ReadError};
 
 /// How long to listen for a spontaneous hello before asking for one.
 const SPONTANEOUS_HELLO: Duration = Duration::from_secs(3);
 
+/// Most attempts at one request: a corrupted request or reply costs one, a lost probe or
+/// repeat a fraction. At 1 % byte errors a request and its reply both arrive intact about
+/// two times in five, so this many attempts lose a request about once in ten thousand.
+pub const DEFAULT_ATTEMPTS: u32 = 12;
+
 /// Why a request got no reply.
 #[derive(Debug)]
 pub enum RequestError {
-    /// No reply within the timeout; the link is considered dead.
+    /// Nothing at all within the timeout; the link is considered dead.
     Timeout(Duration),
     /// The link closed; says why.
     Closed(String),
-    /// The suite started over (it sent a hello instead of a reply).
+    /// The suite started over (it sent an unprompted hello).
     Reset(Box<Hello>),
-    /// A reply arrived but did not decode.
-    Garbled { line: String, error: WireError },
+    /// Every attempt was lost or corrupted; says what happened last.
+    Exhausted { attempts: u32, last: String },
 }
 
 impl std::fmt::Display for RequestError {
@@ -39,7 +56,9 @@ impl std::fmt::Display for RequestError {
                 "the target reset during this request (it sent a new hello as {})",
                 hello.platform
             ),
-            Self::Garbled { line, error } => write!(f, "undecodable reply ({error}): {line:?}"),
+            Self::Exhausted { attempts, last } => {
+                write!(f, "no intact reply after {attempts} attempts (last: {last})")
+            }
         }
     }
 }
@@ -47,7 +66,50 @@ impl std::fmt::Display for RequestError {
 impl RequestError {
     /// Whether further requests can still be sent.
     pub fn link_usable(&self) -> bool {
-        matches!(self, Self::Reset(_) | Self::Garbled { .. })
+        matches!(self, Self::Reset(_) | Self::Exhausted { .. })
+    }
+}
+
+/// A reply and what it took to get it.
+#[derive(Debug)]
+pub struct Exchange {
+    /// The reply, echoing the request's identifier and fitting the request.
+    pub reply: Reply,
+    /// How many times the request was sent (1 on a clean link).
+    pub attempts: u32,
+}
+
+/// How one attempt ended.
+enum Attempt {
+    Answered(Box<Reply>),
+    /// The suite never got the request, or its reply could not be recovered; try again.
+    Lost(String),
+}
+
+/// Timing of a session.
+#[derive(Clone, Copy, Debug)]
+pub struct Timing {
+    /// Longest wait for a hello.
+    pub hello_timeout: Duration,
+    /// Longest wait for one reply (a benchmark may run this long).
+    pub timeout: Duration,
+    /// Quiet time after which the host first probes the suite; it doubles with every further
+    /// quiet spell in a row, so a long benchmark draws only a few probes.
+    pub silence: Duration,
+    /// Most attempts per request.
+    pub attempts: u32,
+}
+
+impl Timing {
+    /// Timing for a target with these timeouts: the first quiet spell grows with how slow the
+    /// target is to boot, within 20 ms and 1 s.
+    pub fn new(hello_timeout: Duration, timeout: Duration) -> Self {
+        Self {
+            hello_timeout,
+            timeout,
+            silence: (hello_timeout / 1000).clamp(Duration::from_millis(20), Duration::from_secs(1)),
+            attempts: DEFAULT_ATTEMPTS,
+        }
     }
 }
 
@@ -56,38 +118,65 @@ pub struct Session {
     link: Link,
     /// The suite's latest hello.
     pub hello: Hello,
-    timeout: Duration,
+    timing: Timing,
+    next_id: RequestId,
 }
 
 impl Session {
-    /// Waits for the suite's hello (asking for it if the suite was already running).
-    pub fn connect(mut link: Link, hello_timeout: Duration, timeout: Duration) -> Result<Self> {
+    /// Waits for the suite's hello, asking for it again and again if the suite was already
+    /// running or the hello was lost.
+    pub fn connect(mut link: Link, timing: Timing) -> Result<Self> {
         let start = Instant::now();
         let mut noise: Vec<String> = Vec::new();
-        let mut asked = false;
+        let mut next_id: RequestId = 1;
+        let mut next_ask = SPONTANEOUS_HELLO.min(timing.hello_timeout / 2);
+        let mut asked: Option<RequestId> = None;
+        let mut asked_at: Option<Duration> = None;
         loop {
             let elapsed = start.elapsed();
-            if elapsed >= hello_timeout {
+            if elapsed >= timing.hello_timeout {
                 bail!(
                     "no hello from the suite on {} within {:.0} s{}",
                     link.description,
-                    hello_timeout.as_secs_f64(),
+                    timing.hello_timeout.as_secs_f64(),
                     describe_noise(&noise)
                 );
             }
-            if !asked && elapsed >= SPONTANEOUS_HELLO.min(hello_timeout / 2) {
-                link.write_line(&encode_request(&Request::Hello))?;
-                asked = true;
+            if elapsed >= next_ask {
+                let id = next_id;
+                next_id = next_id.wrapping_add(1);
+                link.write_line("")?;
+                link.write_line(&encode_request(id, &Request::Hello))?;
+                asked = Some(id);
+                asked_at = Some(elapsed);
+                // Asking again only helps if the first hello or the question was lost; the
+                // interval leaves a booting target time to answer.
+                next_ask = elapsed + timing.hello_timeout / 10;
             }
-            let wait = (hello_timeout - elapsed).min(Duration::from_millis(250));
+            let wait = (timing.hello_timeout - elapsed)
+                .min(next_ask.saturating_sub(elapsed))
+                .max(Duration::from_millis(10));
             match link.read_line(wait) {
                 Ok(line) => match decode_reply(line.as_bytes()) {
-                    Ok(Reply::Hello(hello)) => return Ok(Self { link, hello, timeout }),
+                    Ok((id, Reply::Hello(hello))) if id.is_none() || id == asked => {
+                        return Ok(Self {
+                            link,
+                            hello,
+                            timing,
+                            next_id,
+                        })
+                    }
                     Err(WireError::Version(v)) => bail!(
                         "the suite speaks protocol version {v}, this cyclebench speaks {}: rebuild one of them from the same revision",
                         cyclebench_protocol::PROTOCOL_VERSION
                     ),
-                    _ if !line.trim().is_empty() => noise.push(line),
+                    _ if !line.trim().is_empty() => {
+                        noise.push(line);
+                        // The line may have been a damaged hello: ask at once (but not more
+                        // often than a quiet spell, so a chatty boot is not flooded).
+                        let soonest = asked_at.map_or(Duration::ZERO, |t| t + timing.silence);
+                        next_ask = next_ask.min(soonest.max(start.elapsed()));
+                    }
                     _ => {}
                 },
                 Err(ReadError::Timeout) => {}
@@ -98,43 +187,175 @@ impl Session {
         }
     }
 
-    /// Sends `request` and waits for its reply.
-    pub fn request(&mut self, request: &Request) -> Result<Reply, RequestError> {
-        self.exchange(&encode_request(request), *request == Request::Hello)
+    fn fresh_id(&mut self) -> RequestId {
+        let id = self.next_id;
+        self.next_id = self.next_id.wrapping_add(1);
+        id
     }
 
-    /// Sends `line` verbatim (for testing the suite's input handling) and waits for the reply.
-    pub fn send_raw(&mut self, line: &str) -> Result<Reply, RequestError> {
-        self.exchange(line, false)
-    }
-
-    fn exchange(&mut self, line: &str, hello_expected: bool) -> Result<Reply, RequestError> {
-        self.link
-            .write_line(line)
-            .map_err(|e| RequestError::Closed(format!("{e:#}")))?;
-        let start = Instant::now();
-        loop {
-            let remaining = self
-                .timeout
-                .checked_sub(start.elapsed())
-                .ok_or(RequestError::Timeout(self.timeout))?;
-            let line = match self.link.read_line(remaining) {
-                Ok(line) => line,
-                Err(ReadError::Timeout) => return Err(RequestError::Timeout(self.timeout)),
-                Err(ReadError::Closed(why)) => return Err(RequestError::Closed(why)),
-            };
-            if line.trim().is_empty() {
-                continue;
-            }
-            return match decode_reply(line.as_bytes()) {
-                Ok(Reply::Hello(hello)) if !hello_expected => {
-                    self.hello = hello.clone();
-                    Err(RequestError::Reset(Box::new(hello)))
+    /// Sends `request` and waits for its reply, retrying on a noisy link.
+    pub fn request(&mut self, request: &Request) -> Result<Exchange, RequestError> {
+        let mut last = String::from("nothing received");
+        for attempt in 1..=self.timing.attempts {
+            let id = self.fresh_id();
+            self.send(&encode_request(id, request))?;
+            match self.await_reply(id, request)? {
+                Attempt::Answered(reply) => {
+                    return Ok(Exchange {
+                        reply: *reply,
+                        attempts: attempt,
+                    })
                 }
-                Ok(reply) => Ok(reply),
-                Err(error) => Err(RequestError::Garbled { line, error }),
-            };
+                Attempt::Lost(why) => last = why,
+            }
         }
+        Err(RequestError::Exhausted {
+            attempts: self.timing.attempts,
+            last,
+        })
+    }
+
+    /// Sends `line` verbatim (for testing the suite's input handling) and returns what the
+    /// suite answered before a status probe sent right after it.
+    pub fn send_raw(&mut self, line: &str) -> Result<Exchange, RequestError> {
+        self.send(line)?;
+        let probe = self.fresh_id();
+        self.send(&encode_request(probe, &Request::GetStatus))?;
+        let start = Instant::now();
+        let mut answer: Option<Reply> = None;
+        loop {
+            match self.next_line(start, self.timing.timeout)? {
+                Some(line) => match decode_reply(line.as_bytes()) {
+                    Ok((Some(id), Reply::Status(_))) if id == probe => {
+                        return match answer {
+                            Some(reply) => Ok(Exchange { reply, attempts: 1 }),
+                            None => Err(RequestError::Exhausted {
+                                attempts: 1,
+                                last: String::from("the suite did not answer the line"),
+                            }),
+                        }
+                    }
+                    Ok((None, Reply::Hello(hello))) => return Err(self.reset(hello)),
+                    Ok((_, reply)) => {
+                        answer.get_or_insert(reply);
+                    }
+                    Err(_) => {}
+                },
+                None => {
+                    return Err(RequestError::Exhausted {
+                        attempts: 1,
+                        last: String::from("no answer to the raw line's status probe"),
+                    })
+                }
+            }
+        }
+    }
+
+    /// Writes one request line, preceded by an empty line that ends any partial line.
+    fn send(&mut self, line: &str) -> Result<(), RequestError> {
+        self.link
+            .write_line("")
+            .and_then(|()| self.link.write_line(line))
+            .map_err(|e| RequestError::Closed(format!("{e:#}")))
+    }
+
+    /// The next line, or `None` after `quiet`; fails after the full timeout.
+    fn next_line(&mut self, start: Instant, quiet: Duration) -> Result<Option<String>, RequestError> {
+        let remaining = self
+            .timing
+            .timeout
+            .checked_sub(start.elapsed())
+            .ok_or(RequestError::Timeout(self.timing.timeout))?;
+        match self.link.read_line(remaining.min(quiet)) {
+            Ok(line) => Ok(Some(line)),
+            Err(ReadError::Timeout) => Ok(None),
+            Err(ReadError::Closed(why)) => Err(RequestError::Closed(why)),
+        }
+    }
+
+    fn reset(&mut self, hello: Hello) -> RequestError {
+        self.hello = hello.clone();
+        RequestError::Reset(Box::new(hello))
+    }
+
+    /// Waits for the reply to request `id`, probing the suite after a quiet spell or a
+    /// damaged line.
+    fn await_reply(&mut self, id: RequestId, request: &Request) -> Result<Attempt, RequestError> {
+        let start = Instant::now();
+        // The outstanding probe, if any, and how many were sent.
+        let mut probe: Option<RequestId> = None;
+        let mut probes = 0;
+        let mut quiet = self.timing.silence;
+        loop {
+            let line = self.next_line(start, quiet)?;
+            quiet = match line {
+                Some(_) => self.timing.silence,
+                None => (quiet * 2).min(self.timing.silence * 64),
+            };
+            let decoded = line.as_deref().map(|l| decode_reply(l.as_bytes()));
+            let suspicious = match &decoded {
+                // A quiet spell: a long benchmark, or something was lost.
+                None => true,
+                Some(Ok((Some(r), reply))) if *r == id => {
+                    return Ok(if fits(request, reply) {
+                        Attempt::Answered(Box::new(reply.clone()))
+                    } else {
+                        Attempt::Lost(format!(
+                            "a reply that does not fit the request: {}",
+                            line.unwrap_or_default()
+                        ))
+                    });
+                }
+                Some(Ok((Some(r), Reply::Status(status)))) if Some(*r) == probe => {
+                    // The suite answers a probe only when idle, after any reply it owed us.
+                    probe = None;
+                    if status.last_request != Some(id) {
+                        return Ok(Attempt::Lost(String::from("the request did not arrive intact")));
+                    }
+                    // It carried the request out, but the reply was lost: ask for it again.
+                    let r = self.fresh_id();
+                    self.send(&encode_request(r, &Request::Repeat))?;
+                    false
+                }
+                Some(Ok((None, Reply::Hello(hello)))) if *request != Request::Hello => {
+                    let hello = hello.clone();
+                    return Err(self.reset(hello));
+                }
+                // Errors without an identifier answer lines that arrived damaged, ours or an
+                // earlier one's; a damaged line may have been our reply.
+                Some(Ok((None, Reply::Error(_)))) | Some(Err(_)) => {
+                    !line.as_deref().is_some_and(|l| l.trim().is_empty())
+                }
+                // Answers to earlier requests and probes are stale.
+                Some(Ok(_)) => false,
+            };
+            // A damaged line may have been the probe's answer: probe again at once rather
+            // than wait out a quiet spell (stale answers to earlier probes are ignored).
+            if suspicious {
+                if probes >= self.timing.attempts {
+                    return Ok(Attempt::Lost(String::from("no answer to repeated probes")));
+                }
+                let p = self.fresh_id();
+                self.send(&encode_request(p, &Request::GetStatus))?;
+                probe = Some(p);
+                probes += 1;
+            }
+        }
+    }
+}
+
+/// Whether `reply` can be the answer to `request`.
+fn fits(request: &Request, reply: &Reply) -> bool {
+    match (request, reply) {
+        (_, Reply::Error(_)) => true,
+        (Request::Hello, Reply::Hello(_)) => true,
+        (Request::GetStatus | Request::Done, Reply::Status(s)) => s.state == SuiteState::Ready,
+        (Request::Suspend, Reply::Status(s)) => s.state == SuiteState::Suspended,
+        (Request::Benchmark(b), Reply::BenchmarkResults(BenchmarkResults::Measured(m))) => b.accepts(&m.phases),
+        (Request::Benchmark(b), Reply::BenchmarkResults(BenchmarkResults::Unsupported { kind, .. })) => {
+            *kind == b.kind()
+        }
+        _ => false,
     }
 }
 

@@ -243,3 +243,279 @@ fn zbb_variants_are_unsupported_without_zbb() {
         }
     }
 }
+
+#[test]
+fn nonsense_numbers_are_usage_errors_not_panics() {
+    for args in [
+        &[
+            "run",
+            "--target",
+            "qemu-virt",
+            "--timeout",
+            "1e300",
+            "benchmarks/micro.bench",
+        ][..],
+        &[
+            "run",
+            "--target",
+            "qemu-virt",
+            "--hello-timeout",
+            "1e300",
+            "benchmarks/micro.bench",
+        ],
+        &[
+            "run",
+            "--target",
+            "qemu-virt",
+            "--timeout",
+            "-5",
+            "benchmarks/micro.bench",
+        ],
+        &[
+            "run",
+            "--target",
+            "qemu-virt",
+            "--hello-timeout",
+            "0",
+            "benchmarks/micro.bench",
+        ],
+        &["selftest", "--target", "qemu-virt", "--timeout", "1e300"],
+        &["run", "--port", "/dev/null", "--baud", "0", "benchmarks/micro.bench"],
+    ] {
+        let o = cyclebench(args);
+        let out = text(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {out}");
+        assert!(
+            out.contains("error: invalid value") && !out.contains("panicked"),
+            "{args:?}: {out}"
+        );
+    }
+    let o = cyclebench(&["run", "--help"]);
+    assert_eq!(o.status.code(), Some(0));
+    let help = text(&o);
+    for default in [
+        "[default: 10 with --port; 30 on qemu-virt, qemu-virt-zbb; 60 on ibex-sim, ibex-sim-zbb; \
+         300 on earlgrey-sim, earlgrey-sim-unmasked]",
+        "[default: 120 with --port and on qemu-virt, qemu-virt-zbb; \
+         900 on ibex-sim, ibex-sim-zbb, earlgrey-sim, earlgrey-sim-unmasked]",
+    ] {
+        assert!(help.contains(default), "{default} not in:\n{help}");
+    }
+}
+
+#[test]
+fn a_line_that_cannot_be_sent_fails_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let bench = dir.path().join("bytes.bench");
+    let mut bytes = b"# caf\xe9: a Latin-1 comment\n".to_vec();
+    bytes.extend_from_slice(b"{\"hash\": {\"algorithm\": \"sha2\", \"dataset\": \"abc\"}}\n");
+    bytes.extend_from_slice(b"{\"hash\": {\"algorithm\": \"sha2\", \"dataset\": \"caf\xe9\"}}\n");
+    bytes.extend_from_slice(b"{\"raw_line\": \"\"}\n");
+    bytes.extend_from_slice(b"{\"raw_line\": \"S\\n\"}\n");
+    bytes.extend_from_slice(b"{\"hash\": {\"algorithm\": \"sha3\", \"dataset\": \"abc\"}}\n");
+    std::fs::write(&bench, bytes).unwrap();
+    let out = dir.path().join("out");
+    let started = std::time::Instant::now();
+    let o = cyclebench(&[
+        "run",
+        "--target",
+        "qemu-virt",
+        "--no-report",
+        "--out",
+        out.to_str().unwrap(),
+        bench.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    // The empty raw line is refused, not sent: nothing waits for a reply that never comes.
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(100),
+        "{:?}",
+        started.elapsed()
+    );
+    let r = records(&out);
+    let status: Vec<&str> = r.iter().map(|r| r["status"].as_str().unwrap()).collect();
+    assert_eq!(status, ["ok", "error", "error", "error", "ok"], "{r:?}");
+    assert_eq!(r[1]["line"], 3);
+    assert_eq!(
+        r[1]["error"],
+        "invalid line: line is not UTF-8 (byte 0xE9 at column 47)"
+    );
+    assert!(
+        r[2]["error"].as_str().unwrap().contains("raw_line is empty"),
+        "{}",
+        r[2]
+    );
+    assert!(r[3]["error"].as_str().unwrap().contains("line break"), "{}", r[3]);
+    assert_eq!(r[4]["verified"], true);
+    let twin = std::fs::read_to_string(out.join("bytes.out")).unwrap();
+    assert!(twin.starts_with("# caf\u{fffd}: a Latin-1 comment\n"), "{twin}");
+}
+
+/// The children of process `pid`, from every thread's list in /proc.
+fn children(pid: u32) -> Vec<u32> {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return Vec::new();
+    };
+    tasks
+        .filter_map(|t| std::fs::read_to_string(t.ok()?.path().join("children")).ok())
+        .flat_map(|list| {
+            list.split_whitespace()
+                .filter_map(|p| p.parse().ok())
+                .collect::<Vec<u32>>()
+        })
+        .collect()
+}
+
+/// Whether process `pid` still runs (a zombie waiting to be reaped no longer does).
+fn running(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|stat| stat.rsplit_once(") ").map(|(_, rest)| !rest.starts_with(['Z', 'X'])))
+        .unwrap_or(false)
+}
+
+/// Polls `done` every 50 ms for up to `limit`; whether it became true.
+fn within(limit: std::time::Duration, mut done: impl FnMut() -> bool) -> bool {
+    let start = std::time::Instant::now();
+    while start.elapsed() < limit {
+        if done() {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    done()
+}
+
+/// A run of a long file on QEMU, started once it has written a few records: the CLI, its
+/// QEMU's pid, the results directory, and the number of request lines.
+struct LongRun {
+    cli: std::process::Child,
+    qemu: u32,
+    out: std::path::PathBuf,
+    lines: usize,
+    _dir: tempfile::TempDir,
+}
+
+impl LongRun {
+    fn start() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let bench = dir.path().join("long.bench");
+        let lines = 5000;
+        let line = "{\"hash\": {\"algorithm\": \"sha2\", \"dataset\": \"abc\"}}\n";
+        std::fs::write(&bench, line.repeat(lines)).unwrap();
+        let out = dir.path().join("out");
+        // Output to files: a pipe nobody reads would block the CLI once full.
+        let log = |name: &str| std::fs::File::create(dir.path().join(name)).unwrap();
+        let mut cli = std::process::Command::new(env!("CARGO_BIN_EXE_cyclebench"))
+            .current_dir(repo())
+            .args(["run", "--target", "qemu-virt", "--out", out.to_str().unwrap()])
+            .arg(&bench)
+            .stdin(std::process::Stdio::null())
+            .stdout(log("stdout"))
+            .stderr(log("stderr"))
+            .spawn()
+            .unwrap();
+        let written = || std::fs::read_to_string(out.join("results.jsonl")).map_or(0, |t| t.lines().count());
+        let started = within(std::time::Duration::from_secs(300), || {
+            written() >= 5 || cli.try_wait().unwrap().is_some()
+        });
+        assert!(started && written() >= 5, "the run did not get going");
+        let qemu = children(cli.id());
+        assert_eq!(qemu.len(), 1, "children of the CLI: {qemu:?}");
+        let comm = std::fs::read_to_string(format!("/proc/{}/comm", qemu[0])).unwrap();
+        assert_eq!(comm.trim(), "qemu-system-ris", "the CLI's child is QEMU");
+        Self {
+            cli,
+            qemu: qemu[0],
+            out,
+            lines,
+            _dir: dir,
+        }
+    }
+
+    fn signal(&self, name: &str) {
+        let sent = std::process::Command::new("kill")
+            .args([&format!("-{name}"), &self.cli.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+    }
+
+    /// Waits up to `limit` for the CLI to end, killing it if it does not.
+    fn wait(&mut self, limit: std::time::Duration) -> Option<std::process::ExitStatus> {
+        let mut status = None;
+        within(limit, || {
+            status = self.cli.try_wait().unwrap();
+            status.is_some()
+        });
+        if status.is_none() {
+            let _ = self.cli.kill();
+            let _ = self.cli.wait();
+        }
+        status
+    }
+
+    fn log(&self) -> String {
+        let dir = self.out.parent().unwrap();
+        let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap_or_default();
+        format!("{}{}", read("stdout"), read("stderr"))
+    }
+}
+
+impl Drop for LongRun {
+    fn drop(&mut self) {
+        // Whatever the test found, leave nothing running.
+        let _ = self.cli.kill();
+        let _ = self.cli.wait();
+    }
+}
+
+#[test]
+fn sigterm_stops_the_run_between_requests_and_takes_qemu_with_it() {
+    use std::os::unix::process::ExitStatusExt;
+
+    let mut run = LongRun::start();
+    run.signal("TERM");
+    let status = run.wait(std::time::Duration::from_secs(15));
+    let log = run.log();
+    let status = status.unwrap_or_else(|| panic!("the CLI still ran 15 s after SIGTERM:\n{log}"));
+    assert!(!status.success(), "{log}");
+    assert_eq!(
+        status.signal(),
+        Some(15),
+        "ends as SIGTERM would have ended it: {status:?}\n{log}"
+    );
+    assert!(
+        within(std::time::Duration::from_secs(2), || !running(run.qemu)),
+        "QEMU (pid {}) outlived the CLI",
+        run.qemu
+    );
+    assert!(log.contains("SIGTERM: stopping after the current request"), "{log}");
+    // Every record written is whole, and the run stopped well before the end of the file.
+    let records = records(&run.out);
+    assert!(
+        records.len() >= 5 && records.len() < run.lines,
+        "{} records",
+        records.len()
+    );
+    assert!(records.iter().all(|r| r["status"] == "ok"), "{records:?}");
+    let meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(run.out.join("run.json")).unwrap()).unwrap();
+    assert_eq!(meta["interrupted"], true, "{meta}");
+    assert_eq!(meta["requests"], records.len(), "{meta}");
+}
+
+#[test]
+fn a_cli_killed_outright_takes_qemu_with_it() {
+    let mut run = LongRun::start();
+    run.signal("KILL");
+    assert!(run.wait(std::time::Duration::from_secs(5)).is_some());
+    assert!(
+        within(std::time::Duration::from_secs(2), || !running(run.qemu)),
+        "QEMU (pid {}) outlived the CLI",
+        run.qemu
+    );
+    // Killed between two writes or not, the records on disk are whole.
+    let records = records(&run.out);
+    assert!(records.len() >= 5, "{} records", records.len());
+}

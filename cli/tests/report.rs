@@ -501,3 +501,46 @@ fn run_writes_the_report_unless_told_not_to_and_a_failed_report_changes_nothing(
         2
     );
 }
+
+#[test]
+fn a_record_cut_off_mid_write_is_skipped_with_a_warning() {
+    // As a run killed (or out of disk space) in the middle of its last write leaves it.
+    let dir = copy_of("qemu-virt");
+    let file = dir.path().join("results.jsonl");
+    let whole = std::fs::read_to_string(&file).unwrap();
+    let last = whole.trim_end().rfind('\n').unwrap() + 1;
+    let cut = last + (whole.len() - last) / 2;
+    std::fs::write(&file, &whole[..cut]).unwrap();
+
+    let o = cyclebench(&["report", dir.path().to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_has(&stderr, "warning: 1 line(s) of ");
+    assert_has(
+        &stderr,
+        "(12 records read):\n  line 13: not a results record: EOF while parsing",
+    );
+    let md = std::fs::read_to_string(dir.path().join("report.md")).unwrap();
+    // Every complete record is in the report, the cut one (the failed line) is not.
+    assert_has(&md, "| requests | 11 measured, 1 unsupported, 0 failed |");
+
+    let o = cyclebench(&[
+        "compare",
+        fixture("qemu-virt").to_str().unwrap(),
+        dir.path().to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert_has(&String::from_utf8_lossy(&o.stderr), "line 13: not a results record");
+}
+
+#[test]
+fn a_results_file_without_one_readable_record_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("results.jsonl"), "{\"status\":\"ok\",\n").unwrap();
+    let o = cyclebench(&["report", dir.path().to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert_has(
+        &text(&o),
+        "holds no readable record (1 line(s) skipped; line 1: not a results record",
+    );
+}

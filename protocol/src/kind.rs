@@ -6,7 +6,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::wire::{Tokens, WireError};
-use crate::{DatasetId, Module, NamedPhase};
+use crate::{DatasetId, Module, NamedPhase, Phases};
 
 /// What a phase does; reports give phases of one category one colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -125,6 +125,9 @@ pub trait Kind: Sized {
     fn check(&self) -> Result<(), String> {
         Ok(())
     }
+    /// Whether a result of this shape can answer this request: the host records nothing that
+    /// does not fit.
+    fn accepts(&self, phases: &Phases) -> bool;
     /// Appends the request's tokens after `B TAG`, each preceded by a space.
     fn encode(&self, out: &mut String);
     /// Reads the tokens after `B TAG`; range checks belong here, so the suite only sees

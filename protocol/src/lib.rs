@@ -24,7 +24,12 @@ pub use request::*;
 
 /// Version of the wire protocol. The suite announces it in its [`Hello`]; the host refuses to
 /// talk to a suite that speaks another version.
-pub const PROTOCOL_VERSION: u16 = 1;
+pub const PROTOCOL_VERSION: u16 = 2;
+
+/// Identifier of a request, echoed by its reply so that a reply is only ever paired with its
+/// own request. The suite's unprompted hello and replies to lines whose identifier could not be
+/// read carry none.
+pub type RequestId = u16;
 
 /// Longest line either side sends or accepts, excluding the terminating newline. A longer
 /// line is rejected as a whole without being buffered.

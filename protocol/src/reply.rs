@@ -4,7 +4,7 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::{BenchmarkKind, Phases};
+use crate::{BenchmarkKind, Phases, RequestId};
 
 /// A message from the suite to the host.
 // One reply exists at a time; boxing the large variants would only add allocations.
@@ -124,6 +124,10 @@ pub struct Status {
     /// The suite's cycle counter when it replied (simulated cycles since reset on a
     /// simulator), for tool-speed figures.
     pub cycles: u64,
+    /// Identifier of the last request the suite carried out, other than a status or repeat
+    /// request: what a repeat request would send again. Tells the host whether a request
+    /// whose reply it did not get ever arrived.
+    pub last_request: Option<RequestId>,
 }
 
 /// Why a request failed.

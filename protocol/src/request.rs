@@ -18,6 +18,10 @@ pub enum Request {
     /// Stop the suite for good: it replies with a `Suspended` status and serves nothing more
     /// until it is reset.
     Suspend,
+    /// Send the last reply again, verbatim and with its own identifier, without running
+    /// anything: how the host recovers a reply that was corrupted on the way, and learns
+    /// whether a request it sent ever arrived.
+    Repeat,
     /// Run one benchmark (reply: [`crate::Reply::BenchmarkResults`] or [`crate::Reply::Error`]).
     Benchmark(Benchmark),
 }

@@ -1,7 +1,7 @@
 //! Proves the example frames of `docs/protocol.md`.
 //!
 //! Every line of a ```` ```frames ```` block must decode with the real decoder (so its CRC is
-//! right) and re-encode to exactly itself, and together the examples must show every request
+//! right) and re-encode to exactly itself (or, shown as damaged, be rejected by both), and together the examples must show every request
 //! kind and every result shape. The reference therefore cannot drift from the code, nor lose
 //! its examples, without this test failing.
 
@@ -16,6 +16,7 @@ const REQUIRED: &[&str] = &[
     "S",
     "D",
     "Z",
+    "L",
     "B aes",
     "B aes pPAD",
     "B rng",
@@ -37,13 +38,25 @@ const REQUIRED: &[&str] = &[
     "< R micro",
     "< R sw",
     "< R MIN/MEDIAN/MAX/MEAN",
+    "damaged",
 ];
 
 /// One example frame and the document line it came from.
 struct Example {
     line: usize,
-    to_suite: bool,
+    direction: Direction,
     frame: String,
+}
+
+/// Which way an example frame travels.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Direction {
+    /// `> `: host to suite.
+    ToSuite,
+    /// `< `: suite to host.
+    ToHost,
+    /// `! `: damaged on the way; both decoders must reject it.
+    Damaged,
 }
 
 fn doc() -> String {
@@ -69,14 +82,15 @@ fn examples(doc: &str) -> Vec<Example> {
         if fence != Some(true) {
             continue;
         }
-        let (to_suite, frame) = match (text.strip_prefix("> "), text.strip_prefix("< ")) {
-            (Some(frame), _) => (true, frame),
-            (_, Some(frame)) => (false, frame),
-            _ => panic!("docs/protocol.md:{line}: a frames line must start with `> ` or `< `: {text:?}"),
+        let (direction, frame) = match text.split_at_checked(2) {
+            Some(("> ", frame)) => (Direction::ToSuite, frame),
+            Some(("< ", frame)) => (Direction::ToHost, frame),
+            Some(("! ", frame)) => (Direction::Damaged, frame),
+            _ => panic!("docs/protocol.md:{line}: a frames line must start with `> `, `< ` or `! `: {text:?}"),
         };
         out.push(Example {
             line,
-            to_suite,
+            direction,
             frame: frame.to_owned(),
         });
     }
@@ -87,12 +101,24 @@ fn examples(doc: &str) -> Vec<Example> {
 /// Decodes an example and re-encodes it; returns what the example shows, or what went wrong.
 fn round_trip(example: &Example) -> Result<Vec<&'static str>, String> {
     let bytes = example.frame.as_bytes();
-    let (again, features) = if example.to_suite {
-        let request = decode_request(bytes).map_err(|e| describe(example, &e))?;
-        (encode_request(&request), request_features(&request))
-    } else {
-        let reply = decode_reply(bytes).map_err(|e| describe(example, &e))?;
-        (encode_reply(&reply), reply_features(&reply))
+    let (again, features) = match example.direction {
+        Direction::ToSuite => {
+            let (id, request) = decode_request(bytes).map_err(|e| describe(example, &e.error))?;
+            (encode_request(id, &request), request_features(&request))
+        }
+        Direction::ToHost => {
+            let (id, reply) = decode_reply(bytes).map_err(|e| describe(example, &e))?;
+            (encode_reply(id, &reply), reply_features(&reply))
+        }
+        Direction::Damaged if decode_request(bytes).is_err() && decode_reply(bytes).is_err() => {
+            return Ok(vec!["damaged"]);
+        }
+        Direction::Damaged => {
+            return Err(format!(
+                "docs/protocol.md:{}: shown as damaged but decodes: {}",
+                example.line, example.frame
+            ))
+        }
     };
     if again != example.frame {
         return Err(format!(
@@ -125,6 +151,7 @@ fn request_features(request: &Request) -> Vec<&'static str> {
         Request::GetStatus => return vec!["S"],
         Request::Done => return vec!["D"],
         Request::Suspend => return vec!["Z"],
+        Request::Repeat => return vec!["L"],
         Request::Benchmark(b) => b,
     };
     match benchmark {

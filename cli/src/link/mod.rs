@@ -1,17 +1,20 @@
 //! Byte links to a target, read line by line on a background thread so that every wait can
 //! have a timeout.
 
+mod faults;
 mod process;
 mod serial;
 mod simulator;
 
 use std::io::{Read, Write};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
 
+use faults::FaultInjector;
 pub use process::spawn;
 pub use serial::open_serial;
 pub use simulator::spawn_with_pty;
@@ -43,6 +46,10 @@ pub struct Link {
     /// Human-readable description, e.g. "qemu-system-riscv32 (pid 123)".
     pub description: String,
     closed: Option<String>,
+    /// Damage to outgoing bytes, when testing recovery.
+    outgoing_faults: Option<FaultInjector>,
+    /// Damage to incoming bytes, applied by the reader thread.
+    incoming_faults: Arc<Mutex<Option<FaultInjector>>>,
 }
 
 impl Link {
@@ -54,21 +61,40 @@ impl Link {
         closed_reason: &'static str,
     ) -> Self {
         let (tx, rx) = mpsc::channel();
-        thread::spawn(move || read_lines(reader, &tx, closed_reason));
+        let incoming_faults = Arc::new(Mutex::new(None));
+        let faults = Arc::clone(&incoming_faults);
+        thread::spawn(move || read_lines(reader, &tx, closed_reason, &faults));
         Self {
             writer,
             lines: rx,
             child,
             description,
             closed: None,
+            outgoing_faults: None,
+            incoming_faults,
+        }
+    }
+
+    /// From now on, damages a fraction `rate` of the bytes in each direction (see
+    /// [`FaultInjector`]); each direction has its own stream seeded from `seed`.
+    pub fn inject_faults(&mut self, rate: f64, seed: u64) {
+        self.outgoing_faults = Some(FaultInjector::new(rate, seed));
+        let incoming = FaultInjector::new(rate, seed.wrapping_add(0x9e37_79b9_7f4a_7c15));
+        if let Ok(mut faults) = self.incoming_faults.lock() {
+            *faults = Some(incoming);
         }
     }
 
     /// Sends one line (a newline is appended).
     pub fn write_line(&mut self, line: &str) -> Result<()> {
+        let mut bytes = Vec::with_capacity(line.len() + 1);
+        bytes.extend_from_slice(line.as_bytes());
+        bytes.push(b'\n');
+        if let Some(faults) = self.outgoing_faults.as_mut() {
+            bytes = faults.pass(&bytes);
+        }
         self.writer
-            .write_all(line.as_bytes())
-            .and_then(|()| self.writer.write_all(b"\n"))
+            .write_all(&bytes)
             .and_then(|()| self.writer.flush())
             .with_context(|| format!("writing to {}", self.description))
     }
@@ -112,14 +138,23 @@ impl Drop for Link {
     }
 }
 
-fn read_lines(mut reader: Box<dyn Read + Send>, tx: &mpsc::Sender<Incoming>, closed_reason: &str) {
+fn read_lines(
+    mut reader: Box<dyn Read + Send>,
+    tx: &mpsc::Sender<Incoming>,
+    closed_reason: &str,
+    faults: &Mutex<Option<FaultInjector>>,
+) {
     let mut buf = [0u8; 4096];
     let mut line = Vec::new();
     loop {
         match reader.read(&mut buf) {
             Ok(0) => break,
             Ok(n) => {
-                for &b in &buf[..n] {
+                let received = match faults.lock().ok().as_deref_mut().and_then(Option::as_mut) {
+                    Some(f) => f.pass(&buf[..n]),
+                    None => buf[..n].to_vec(),
+                };
+                for &b in &received {
                     if b == b'\n' || line.len() >= MAX_HOST_LINE {
                         if line.last() == Some(&b'\r') {
                             line.pop();

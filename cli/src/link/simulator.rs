@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 
+use super::process::{dies_with_tool, stop};
 use super::{serial, Link};
 
 /// Starts `command`, waits up to `timeout` for it to announce the UART's PTY, and opens it.
@@ -20,10 +21,14 @@ pub fn spawn_with_pty(mut command: Command, timeout: Duration, log: Option<std::
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::null());
+    dies_with_tool(&mut command);
     let mut child = command
         .spawn()
         .with_context(|| format!("cannot start the simulator {program}"))?;
-    let stdout = child.stdout.take().context("simulator stdout")?;
+    let Some(stdout) = child.stdout.take() else {
+        stop(&mut child);
+        bail!("{program} started without the pipe of its output");
+    };
     let (tx, rx) = mpsc::channel::<String>();
     thread::spawn(move || {
         let mut log = log.and_then(|p| std::fs::File::create(p).ok());
@@ -45,8 +50,7 @@ pub fn spawn_with_pty(mut command: Command, timeout: Duration, log: Option<std::
         Ok(pty) => pty,
         Err(_) => {
             let status = child.try_wait().ok().flatten();
-            let _ = child.kill();
-            let _ = child.wait();
+            stop(&mut child);
             match status {
                 Some(s) => bail!("{program} exited ({s}) before creating its UART"),
                 None => bail!(
@@ -56,7 +60,13 @@ pub fn spawn_with_pty(mut command: Command, timeout: Duration, log: Option<std::
             }
         }
     };
-    let mut link = serial::open_serial(&pty, 115_200).with_context(|| format!("opening the simulator's UART {pty}"))?;
+    let mut link = match serial::open_serial(&pty, 115_200) {
+        Ok(link) => link,
+        Err(e) => {
+            stop(&mut child);
+            return Err(e.context(format!("opening the UART {pty} of {program}")));
+        }
+    };
     link.description = format!("{program} (pid {}, UART {pty})", child.id());
     link.child = Some(child);
     Ok(link)

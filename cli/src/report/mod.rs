@@ -46,6 +46,7 @@ pub fn run(args: Args) -> Result<bool> {
 /// Writes the report of the results in `dir` into `dir`.
 pub fn write(dir: &Path) -> Result<Written> {
     let results = crate::results::load(dir)?;
+    results.warn_about_skipped();
     let report = model::Report::build(&results);
 
     let mut drawn = Vec::new();

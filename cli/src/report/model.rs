@@ -902,7 +902,9 @@ mod tests {
         let records = lines.iter().map(|l| crate::results::parse(l).unwrap()).collect();
         Report::build(&Results {
             dir: std::path::PathBuf::from("."),
+            file: std::path::PathBuf::from("results.jsonl"),
             records,
+            skipped: Vec::new(),
         })
     }
 

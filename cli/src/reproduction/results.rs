@@ -22,6 +22,7 @@ impl Run {
     /// Reads the results directory (or `results.jsonl`) at `path`.
     pub fn load(path: &Path) -> Result<Self> {
         let results = load::load(path)?;
+        results.warn_about_skipped();
         let meta = std::fs::read_to_string(results.dir.join("run.json"))
             .ok()
             .and_then(|t| serde_json::from_str(&t).ok());

@@ -28,8 +28,9 @@ pub fn cost_range(ratios: &[f64], what: &str) -> Option<String> {
     })
 }
 
-/// "a" when both ends agree, else "a–b".
+/// "a" when both ends agree, else "a–b"; both are magnitudes (no "-0" from a rounded zero).
 fn from_to(a: f64, b: f64) -> String {
+    let (a, b) = (a.abs(), b.abs());
     if a == b {
         format!("{a}")
     } else {
@@ -111,6 +112,7 @@ mod tests {
             cost_range(&[0.97, 1.08], "X").as_deref(),
             Some("between 3 % cheaper and 8 % dearer than X")
         );
+        assert_eq!(cost_range(&[0.95, 1.002], "X").as_deref(), Some("0–5 % cheaper than X"));
         assert_eq!(cost_range(&[], "X"), None);
     }
 

@@ -60,6 +60,7 @@ impl Record {
             code_bytes: None,
             reason: None,
             error: None,
+            attempts: None,
             firmware_revision: ctx.revision.to_owned(),
             timestamp: chrono::Local::now().to_rfc3339(),
             details: Map::new(),
@@ -144,6 +145,7 @@ impl Record {
             Request::GetStatus => return self.benchmark = String::from("get_status"),
             Request::Done => return self.benchmark = String::from("done"),
             Request::Suspend => return self.benchmark = String::from("suspend"),
+            Request::Repeat => return self.benchmark = String::from("repeat"),
         };
         let description = b.describe();
         self.benchmark = b.kind().name().to_owned();

@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 
 use super::Record;
 
@@ -11,8 +11,49 @@ use super::Record;
 pub struct Results {
     /// The directory.
     pub dir: PathBuf,
-    /// Every record in file order.
+    /// The file read, `results.jsonl` in [`Self::dir`] unless named on its own.
+    pub file: PathBuf,
+    /// Every readable record in file order.
     pub records: Vec<Record>,
+    /// Lines of `results.jsonl` that hold no readable record (a run cut off mid-write, a
+    /// hand edit), in file order.
+    pub skipped: Vec<SkippedLine>,
+}
+
+/// A line of `results.jsonl` that was left out, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SkippedLine {
+    /// 1-based line number.
+    pub line: usize,
+    /// Why it is not a record.
+    pub reason: String,
+}
+
+impl Results {
+    /// A warning naming every skipped line, or `None` when every line was read.
+    pub fn skipped_warning(&self) -> Option<String> {
+        if self.skipped.is_empty() {
+            return None;
+        }
+        let file = &self.file;
+        let mut text = format!(
+            "warning: {} line(s) of {} hold no readable record and were left out ({} records read):",
+            self.skipped.len(),
+            file.display(),
+            self.records.len()
+        );
+        for skipped in &self.skipped {
+            text.push_str(&format!("\n  line {}: {}", skipped.line, skipped.reason));
+        }
+        Some(text)
+    }
+
+    /// Prints [`Self::skipped_warning`] on stderr, if there is one.
+    pub fn warn_about_skipped(&self) {
+        if let Some(warning) = self.skipped_warning() {
+            eprintln!("{warning}");
+        }
+    }
 }
 
 /// Distinct non-empty values (of one field across records) in order of first appearance,
@@ -27,7 +68,9 @@ pub fn distinct<'a>(values: impl IntoIterator<Item = &'a str>) -> Option<String>
     (!seen.is_empty()).then(|| seen.join(", "))
 }
 
-/// Reads `results.jsonl` from `path`, a results directory or the file itself.
+/// Reads `results.jsonl` from `path`, a results directory or the file itself. Lines that hold
+/// no record are left out and listed in [`Results::skipped`]; a file without a single record
+/// is an error.
 pub fn load(path: &Path) -> Result<Results> {
     let (dir, file) = if path.is_dir() {
         (path.to_path_buf(), path.join("results.jsonl"))
@@ -37,14 +80,47 @@ pub fn load(path: &Path) -> Result<Results> {
             path.to_path_buf(),
         )
     };
-    let text = std::fs::read_to_string(&file).with_context(|| format!("reading {}", file.display()))?;
-    let records = text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, l)| parse(l).with_context(|| format!("{}:{}", file.display(), i + 1)))
-        .collect::<Result<_>>()?;
-    Ok(Results { dir, records })
+    let bytes = std::fs::read(&file).with_context(|| format!("reading {}", file.display()))?;
+    let (records, skipped) = parse_lines(&bytes);
+    if records.is_empty() {
+        match skipped.first() {
+            None => bail!("{} holds no records", file.display()),
+            Some(first) => bail!(
+                "{} holds no readable record ({} line(s) skipped; line {}: {})",
+                file.display(),
+                skipped.len(),
+                first.line,
+                first.reason
+            ),
+        }
+    }
+    Ok(Results {
+        dir,
+        file,
+        records,
+        skipped,
+    })
+}
+
+/// The records of the lines of a `results.jsonl`, and the lines that hold none. A line that is
+/// not UTF-8 (a write cut inside a character) is skipped like any other broken line.
+fn parse_lines(bytes: &[u8]) -> (Vec<Record>, Vec<SkippedLine>) {
+    let mut records = Vec::new();
+    let mut skipped = Vec::new();
+    for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
+        let outcome = std::str::from_utf8(line)
+            .map_err(|e| format!("not UTF-8 (byte {} of the line)", e.valid_up_to() + 1))
+            .and_then(|text| match text.trim() {
+                "" => Ok(None),
+                text => parse(text).map(Some).map_err(|e| format!("{e:#}")),
+            });
+        match outcome {
+            Ok(Some(record)) => records.push(record),
+            Ok(None) => {}
+            Err(reason) => skipped.push(SkippedLine { line: i + 1, reason }),
+        }
+    }
+    (records, skipped)
 }
 
 /// Parses one line of `results.jsonl`.
@@ -55,6 +131,58 @@ pub fn parse(text: &str) -> Result<Record> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const RECORD: &str = r#"{"status":"ok","benchmark":"hash","file":"f.bench","line":3,"phases":{"init":9}}"#;
+
+    #[test]
+    fn a_record_cut_in_half_is_skipped_and_the_others_are_read() {
+        let cut = &RECORD[..RECORD.len() / 2];
+        let text = format!("{RECORD}\n\n{RECORD}\n{cut}");
+        let (records, skipped) = parse_lines(text.as_bytes());
+        assert_eq!(records.len(), 2);
+        assert_eq!(skipped.len(), 1);
+        assert_eq!(skipped[0].line, 4);
+        assert!(skipped[0].reason.contains("not a results record"), "{:?}", skipped[0]);
+
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("results.jsonl"), &text).unwrap();
+        let results = load(dir.path()).unwrap();
+        assert_eq!((results.records.len(), results.skipped.len()), (2, 1));
+        let warning = results.skipped_warning().unwrap();
+        assert!(
+            warning.contains("1 line(s) of") && warning.contains("results.jsonl"),
+            "{warning}"
+        );
+        assert!(
+            warning.contains("\n  line 4: not a results record: EOF while parsing"),
+            "{warning}"
+        );
+    }
+
+    #[test]
+    fn a_line_cut_inside_a_character_is_skipped() {
+        let mut bytes = format!("{RECORD}\n{{\"status\":\"error\",\"error\":\"é").into_bytes();
+        bytes.pop();
+        let (records, skipped) = parse_lines(&bytes);
+        assert_eq!(records.len(), 1);
+        assert_eq!(skipped[0].line, 2);
+        assert!(skipped[0].reason.starts_with("not UTF-8"), "{:?}", skipped[0]);
+    }
+
+    #[test]
+    fn a_file_without_a_record_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("results.jsonl");
+        std::fs::write(&file, "").unwrap();
+        let e = load(&file).unwrap_err();
+        assert!(format!("{e:#}").contains("holds no records"), "{e:#}");
+        std::fs::write(&file, "{\"status\":\n\ngarbage\n").unwrap();
+        let e = load(dir.path()).unwrap_err();
+        assert!(
+            format!("{e:#}").contains("holds no readable record (2 line(s) skipped; line 1:"),
+            "{e:#}"
+        );
+    }
 
     #[test]
     fn phases_keep_their_order_and_pick_up_statistics() {

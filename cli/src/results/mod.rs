@@ -145,6 +145,10 @@ pub struct Record {
     /// What went wrong.
     #[serde(default)]
     pub error: Option<String>,
+    /// How many times the request was sent before an intact reply came back (1 on a clean
+    /// link); absent when no reply came.
+    #[serde(default)]
+    pub attempts: Option<u32>,
     /// Revision of the firmware (git describe of the tree it was built from).
     #[serde(default)]
     pub firmware_revision: String,

@@ -1,9 +1,13 @@
 //! Appending records to `results.jsonl` and `results.csv` as soon as each reply is in, so
 //! nothing measured is lost if a later request fails.
+//!
+//! Each record is one complete line, handed to the system in one write: a tool that is
+//! killed leaves whole lines only. A write that fails half-way (a full disk) is cut back to
+//! the last whole line, so the files stay readable.
 
 use std::fs::File;
-use std::io::{BufWriter, Write};
-use std::path::Path;
+use std::io::{self, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use serde::Serialize;
@@ -18,10 +22,54 @@ fn kebab<T: Serialize>(value: &T) -> String {
         .unwrap_or_default()
 }
 
-/// Appends records to `results.jsonl` and `results.csv`, flushing after each.
+/// Appends records to `results.jsonl` and `results.csv`, each record complete on disk before
+/// the next request is sent.
 pub struct ResultsWriter {
-    jsonl: BufWriter<File>,
-    csv: csv::Writer<File>,
+    jsonl: LineFile,
+    csv: LineFile,
+}
+
+/// A file written in whole lines (or whole CSV rows).
+struct LineFile {
+    path: PathBuf,
+    file: File,
+    /// Bytes of whole lines written so far.
+    len: u64,
+}
+
+impl LineFile {
+    fn create(path: PathBuf) -> Result<Self> {
+        let file = File::create(&path).with_context(|| format!("creating {}", path.display()))?;
+        Ok(Self { path, file, len: 0 })
+    }
+
+    /// Writes `line` (ending in a newline) with one write, or not at all.
+    fn append(&mut self, line: &[u8], what: &str) -> Result<()> {
+        match self.file.write_all(line).and_then(|()| self.file.flush()) {
+            Ok(()) => {
+                self.len += line.len() as u64;
+                Ok(())
+            }
+            Err(e) => {
+                // Whatever part of the line reached the file goes: a half record would break
+                // every later reading of it.
+                let _ = self
+                    .file
+                    .set_len(self.len)
+                    .and_then(|()| self.file.seek(SeekFrom::Start(self.len)));
+                let hint = if e.kind() == io::ErrorKind::StorageFull {
+                    "the disk is full"
+                } else {
+                    "the disk may be full"
+                };
+                Err(anyhow::Error::new(e).context(format!(
+                    "cannot write {what} to {} ({hint}): free space or choose another --out, then \
+                     run the remaining lines again; every record already in the file is complete",
+                    self.path.display()
+                )))
+            }
+        }
+    }
 }
 
 const CSV_HEADER: [&str; 24] = [
@@ -54,23 +102,26 @@ const CSV_HEADER: [&str; 24] = [
 impl ResultsWriter {
     /// Creates both files in `dir`.
     pub fn create(dir: &Path) -> Result<Self> {
-        let open =
-            |name: &str| File::create(dir.join(name)).with_context(|| format!("creating {}", dir.join(name).display()));
-        let jsonl = BufWriter::new(open("results.jsonl")?);
-        let mut csv = csv::Writer::from_writer(open("results.csv")?);
-        csv.write_record(CSV_HEADER)?;
-        csv.flush()?;
+        let jsonl = LineFile::create(dir.join("results.jsonl"))?;
+        let mut csv = LineFile::create(dir.join("results.csv"))?;
+        csv.append(&csv_row(CSV_HEADER)?, "the header")?;
         Ok(Self { jsonl, csv })
     }
 
-    /// Writes one record to both files and flushes them.
+    /// Writes one record to both files, each as one complete line.
     pub fn append(&mut self, r: &Record) -> Result<()> {
-        serde_json::to_writer(&mut self.jsonl, r)?;
-        self.jsonl.write_all(b"\n")?;
-        self.jsonl.flush()?;
+        let what = format!("the record of {}:{}", r.file, r.line);
+        let mut line = serde_json::to_vec(r).context("serializing a record")?;
+        line.push(b'\n');
+        self.jsonl.append(&line, &what)?;
+        self.csv.append(&csv_row(Self::csv_fields(r))?, &what)
+    }
+
+    /// The CSV columns of a record, in the order of [`CSV_HEADER`].
+    fn csv_fields(r: &Record) -> [String; CSV_HEADER.len()] {
         let opt = |v: Option<String>| v.unwrap_or_default();
         let phases: Vec<String> = r.phases.iter().map(|(k, v)| format!("{k}={v}")).collect();
-        self.csv.write_record([
+        [
             kebab(&r.status),
             r.target.clone(),
             opt(r.platform.clone()),
@@ -95,8 +146,64 @@ impl ResultsWriter {
             phases.join(" "),
             opt(r.error.clone().or_else(|| r.reason.clone())),
             r.firmware_revision.clone(),
-        ])?;
-        self.csv.flush()?;
-        Ok(())
+        ]
+    }
+}
+
+/// One CSV row, quoted as needed, with its line ending.
+fn csv_row<I, F>(fields: I) -> Result<Vec<u8>>
+where
+    I: IntoIterator<Item = F>,
+    F: AsRef<[u8]>,
+{
+    let mut row = csv::Writer::from_writer(Vec::new());
+    row.write_record(fields).context("formatting a CSV row")?;
+    row.into_inner().context("formatting a CSV row")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(line: usize, error: &str) -> Record {
+        let mut r = super::super::parse(r#"{"status":"error","benchmark":"hash","file":"f.bench"}"#).unwrap();
+        r.line = line;
+        r.error = Some(error.to_owned());
+        r
+    }
+
+    #[test]
+    fn every_record_is_one_whole_line_in_both_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut writer = ResultsWriter::create(dir.path()).unwrap();
+        writer.append(&record(3, "a, \"quoted\"\nsecond line")).unwrap();
+        writer.append(&record(4, "plain")).unwrap();
+        let jsonl = std::fs::read_to_string(dir.path().join("results.jsonl")).unwrap();
+        assert!(jsonl.ends_with('\n'));
+        let lines: Vec<Record> = jsonl.lines().map(|l| super::super::parse(l).unwrap()).collect();
+        assert_eq!(lines.len(), 2);
+        assert_eq!(lines[0].error.as_deref(), Some("a, \"quoted\"\nsecond line"));
+        let mut csv = csv::Reader::from_path(dir.path().join("results.csv")).unwrap();
+        assert_eq!(csv.headers().unwrap(), CSV_HEADER.as_slice());
+        let rows: Vec<csv::StringRecord> = csv.records().map(Result::unwrap).collect();
+        assert_eq!(rows.len(), 2);
+        assert_eq!(&rows[0][4], "3");
+        assert_eq!(&rows[0][22], "a, \"quoted\"\nsecond line");
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_full_disk_is_named_with_the_file() {
+        // /dev/full fails every write with ENOSPC.
+        let path = PathBuf::from("/dev/full");
+        let file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+        let mut full = LineFile { path, file, len: 0 };
+        let e = full.append(b"{}\n", "the record of f.bench:3").unwrap_err();
+        let message = format!("{e:#}");
+        assert!(
+            message.starts_with("cannot write the record of f.bench:3 to /dev/full (the disk is full)"),
+            "{message}"
+        );
+        assert_eq!(full.len, 0);
     }
 }

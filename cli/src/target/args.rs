@@ -3,10 +3,14 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use anyhow::{bail, Result};
+use anyhow::Result;
 
-use super::Target;
+use super::{Target, Timeouts, TARGETS};
 use crate::link::{self, Link};
+
+/// A board on `--port` boots in well under a second and runs the suite at full speed: a
+/// hello that takes seconds, or a reply that takes minutes, means it is not listening.
+const SERIAL_TIMEOUTS: Timeouts = Timeouts::seconds(10, 120);
 
 /// Where to run: a target the tool starts, or a board on a serial port.
 #[derive(clap::Args, Clone, Debug)]
@@ -19,18 +23,85 @@ pub struct TargetArgs {
     #[arg(long)]
     pub port: Option<String>,
     /// Baud rate for --port.
-    #[arg(long, default_value_t = 115_200, requires = "port")]
+    #[arg(long, default_value_t = 115_200, requires = "port", value_parser = clap::value_parser!(u32).range(1..))]
     pub baud: u32,
     /// Use this suite ELF instead of building one (--target only).
     #[arg(long, conflicts_with = "port")]
     pub firmware: Option<PathBuf>,
-    /// Seconds to wait for the suite's hello after start or connect
-    /// (default 30; 300 on simulated chips).
-    #[arg(long)]
-    pub hello_timeout: Option<f64>,
-    /// Seconds to wait for the reply to one request (default 120; 900 on simulated chips).
-    #[arg(long)]
-    pub timeout: Option<f64>,
+    /// Seconds to wait for the suite's hello after start or connect; the default depends on
+    /// the target, and the help, generated from the same tables, says it.
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        value_parser = seconds,
+        allow_negative_numbers = true,
+        help = help(HELLO_TIMEOUT, |t| t.hello, false),
+        long_help = help(HELLO_TIMEOUT, |t| t.hello, true),
+    )]
+    pub hello_timeout: Option<Duration>,
+    /// Seconds to wait for the reply to one request (for `selftest`: for the whole self-test);
+    /// the default depends on the target, and the help says it.
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        value_parser = seconds,
+        allow_negative_numbers = true,
+        help = help(REQUEST_TIMEOUT, |t| t.request, false),
+        long_help = help(REQUEST_TIMEOUT, |t| t.request, true),
+    )]
+    pub timeout: Option<Duration>,
+}
+
+const HELLO_TIMEOUT: &str = "Seconds to wait for the suite's hello after start or connect";
+const REQUEST_TIMEOUT: &str = "Seconds to wait for the reply to one request, or for `selftest` to finish";
+
+/// The help of a timeout flag: what it is, and its default for `--port` and each target, in
+/// clap's form (on the same line for `-h`, a paragraph of its own for `--help`).
+fn help(what: &str, wait: fn(Timeouts) -> Duration, long: bool) -> String {
+    let separator = if long { "\n\n" } else { " " };
+    format!("{what}{separator}[default: {}]", defaults(wait))
+}
+
+/// The default of one wait for `--port` and each target, equal ones grouped, e.g.
+/// "10 with --port; 30 on qemu-virt, qemu-virt-zbb; 60 on ...".
+fn defaults(wait: fn(Timeouts) -> Duration) -> String {
+    let port = wait(SERIAL_TIMEOUTS);
+    let mut groups: Vec<(Duration, Vec<&str>)> = Vec::new();
+    for target in TARGETS {
+        let value = wait(target.timeouts);
+        match groups.iter_mut().find(|(v, _)| *v == value) {
+            Some((_, names)) => names.push(target.name),
+            None => groups.push((value, vec![target.name])),
+        }
+    }
+    let mut parts = Vec::new();
+    if !groups.iter().any(|(v, _)| *v == port) {
+        parts.push(format!("{} with --port", port.as_secs()));
+    }
+    for (value, names) in groups {
+        let port = if value == port { " with --port and" } else { "" };
+        parts.push(format!("{}{port} on {}", value.as_secs(), names.join(", ")));
+    }
+    parts.join("; ")
+}
+
+/// Parses a number of seconds for a timeout: positive, and small enough for a [`Duration`].
+fn seconds(text: &str) -> Result<Duration, String> {
+    let seconds: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| String::from("expected a number of seconds, e.g. 30 or 2.5"))?;
+    if seconds.is_nan() || seconds <= 0.0 {
+        return Err(String::from("a timeout must be more than 0 seconds"));
+    }
+    match Duration::try_from_secs_f64(seconds) {
+        Ok(d) if !d.is_zero() => Ok(d),
+        Ok(_) => Err(String::from("a timeout must be at least one nanosecond")),
+        Err(_) => Err(format!(
+            "too long: a timeout can be at most {} seconds",
+            Duration::MAX.as_secs()
+        )),
+    }
 }
 
 impl TargetArgs {
@@ -46,23 +117,17 @@ impl TargetArgs {
         self.target.as_ref().unwrap_or_else(|| Target::default_target())
     }
 
-    /// (hello timeout, request timeout) for this target, from the flags or its defaults.
+    /// (hello timeout, request timeout): the flags, or the defaults of `--port` or the target.
     pub fn timeouts(&self) -> Result<(Duration, Duration)> {
-        let defaults = self.target().timeouts;
+        let defaults = if self.port.is_some() {
+            SERIAL_TIMEOUTS
+        } else {
+            self.target().timeouts
+        };
         Ok((
-            Self::duration(self.hello_timeout, "--hello-timeout")?.unwrap_or(defaults.hello),
-            Self::duration(self.timeout, "--timeout")?.unwrap_or(defaults.request),
+            self.hello_timeout.unwrap_or(defaults.hello),
+            self.timeout.unwrap_or(defaults.request),
         ))
-    }
-
-    /// Seconds given on the command line → Duration, rejecting nonsense.
-    fn duration(seconds: Option<f64>, flag: &str) -> Result<Option<Duration>> {
-        match seconds {
-            Some(s) if !(s.is_finite() && s > 0.0) => {
-                bail!("{flag} must be a positive number of seconds, got {s}")
-            }
-            seconds => Ok(seconds.map(Duration::from_secs_f64)),
-        }
     }
 
     /// Starts (or opens) the target. `selftest` selects the self-test firmware. Returns the
@@ -73,5 +138,87 @@ impl TargetArgs {
         }
         let (link, elf) = self.target().start(self.firmware.as_deref(), selftest)?;
         Ok((link, Some(elf)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        target: TargetArgs,
+    }
+
+    fn parse(args: &[&str]) -> Result<TargetArgs, String> {
+        Cli::try_parse_from(std::iter::once("cyclebench").chain(args.iter().copied()))
+            .map(|cli| cli.target)
+            .map_err(|e| e.to_string())
+    }
+
+    fn timeouts(args: &[&str]) -> (u64, u64) {
+        let (hello, request) = parse(args).unwrap().timeouts().unwrap();
+        (hello.as_secs(), request.as_secs())
+    }
+
+    #[test]
+    fn each_kind_of_target_has_its_own_defaults() {
+        assert_eq!(timeouts(&["--port", "/dev/ttyUSB0"]), (10, 120));
+        assert_eq!(timeouts(&["--target", "qemu-virt"]), (30, 120));
+        assert_eq!(timeouts(&["--target", "ibex-sim-zbb"]), (60, 900));
+        assert_eq!(timeouts(&["--target", "earlgrey-sim"]), (300, 900));
+        // Neither flag: the default target.
+        assert_eq!(timeouts(&[]), (300, 900));
+        assert_eq!(
+            timeouts(&["--port", "p", "--hello-timeout", "2.5", "--timeout", "7"]),
+            (2, 7)
+        );
+        let (hello, _) = parse(&["--hello-timeout", "0.25"]).unwrap().timeouts().unwrap();
+        assert_eq!(hello, Duration::from_millis(250));
+    }
+
+    #[test]
+    fn the_help_states_every_default() {
+        assert_eq!(
+            defaults(|t| t.hello),
+            "10 with --port; 30 on qemu-virt, qemu-virt-zbb; 60 on ibex-sim, ibex-sim-zbb; \
+             300 on earlgrey-sim, earlgrey-sim-unmasked"
+        );
+        assert_eq!(
+            defaults(|t| t.request),
+            "120 with --port and on qemu-virt, qemu-virt-zbb; \
+             900 on ibex-sim, ibex-sim-zbb, earlgrey-sim, earlgrey-sim-unmasked"
+        );
+        let short = help(HELLO_TIMEOUT, |t| t.hello, false);
+        assert!(short.starts_with("Seconds to wait for the suite's hello after start or connect [default: 10 with"));
+        assert!(help(REQUEST_TIMEOUT, |t| t.request, true).contains("to finish\n\n[default: 120 with --port and on"));
+    }
+
+    #[test]
+    fn nonsense_timeouts_are_rejected_when_parsed() {
+        for (value, needle) in [
+            ("1e300", "too long"),
+            ("inf", "too long"),
+            ("-1", "more than 0"),
+            ("0", "more than 0"),
+            ("NaN", "more than 0"),
+            ("1e-12", "at least one nanosecond"),
+            ("soon", "expected a number of seconds"),
+        ] {
+            for flag in ["--timeout", "--hello-timeout"] {
+                let e = parse(&[flag, value]).map(|_| ()).unwrap_err();
+                assert!(e.contains(needle) && e.contains(flag), "{flag} {value}: {e}");
+            }
+        }
+    }
+
+    #[test]
+    fn baud_must_be_positive() {
+        let e = parse(&["--port", "p", "--baud", "0"]).map(|_| ()).unwrap_err();
+        assert!(e.contains("--baud"), "{e}");
+        assert_eq!(parse(&["--port", "p", "--baud", "9600"]).unwrap().baud, 9600);
     }
 }

@@ -85,7 +85,7 @@ pub fn run<P: Platform>(platform: &mut P, overhead: u32) -> ! {
         skipped: 0,
     };
     r.say("");
-    let hello = cyclebench_protocol::wire::encode_reply(&crate::serve::hello(r.platform, overhead));
+    let hello = cyclebench_protocol::wire::encode_reply(None, &crate::serve::hello(r.platform, overhead));
     r.say(&hello);
     r.say(&format!("cyclebench self-test on {}", P::NAME));
 
@@ -122,12 +122,12 @@ pub fn run<P: Platform>(platform: &mut P, overhead: u32) -> ! {
     let _ = write!(
         line,
         "{}",
-        cyclebench_protocol::wire::encode_request(&Request::GetStatus)
+        cyclebench_protocol::wire::encode_request(41, &Request::GetStatus)
     );
     r.record(
         "runtime::wire_round_trip",
         check(
-            cyclebench_protocol::wire::decode_request(line.as_bytes()) == Ok(Request::GetStatus),
+            cyclebench_protocol::wire::decode_request(line.as_bytes()) == Ok((41, Request::GetStatus)),
             || line.clone(),
         ),
     );

@@ -10,7 +10,7 @@ use alloc::vec::Vec;
 
 use crate::kind::{DatasetFamily, Description, Field, Kind, PhaseCategory, PhaseSpec, Shape};
 use crate::wire::{self, Options, Tokens, WireError};
-use crate::{Cycles, DatasetId, Module, NamedPhase, MAX_STATUS_PAD};
+use crate::{Cycles, DatasetId, Module, NamedPhase, Phases, MAX_STATUS_PAD};
 
 /// Encrypt or decrypt.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -125,6 +125,13 @@ impl Kind for AesBenchmark {
                 Err(String::from("status_pad needs \"granularity\": \"per_block\""))
             }
             _ => Ok(()),
+        }
+    }
+
+    fn accepts(&self, phases: &Phases) -> bool {
+        match self.granularity {
+            Granularity::Total => matches!(phases, Phases::AesTotal(_)),
+            Granularity::PerBlock => matches!(phases, Phases::AesPerBlock(_)),
         }
     }
 

@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 
 use crate::kind::{DatasetFamily, Description, Field, Kind, PhaseCategory, PhaseSpec, Shape};
 use crate::wire::{self, Options, Tokens, WireError};
-use crate::{Cycles, DatasetId, Module, NamedPhase};
+use crate::{Cycles, DatasetId, Module, NamedPhase, Phases};
 
 /// Which hash module to use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,6 +95,10 @@ impl Kind for HashBenchmark {
             bytes: None,
             fields: Vec::new(),
         }
+    }
+
+    fn accepts(&self, phases: &Phases) -> bool {
+        matches!(phases, Phases::Hash(_))
     }
 
     fn encode(&self, out: &mut alloc::string::String) {

@@ -8,7 +8,7 @@ use alloc::vec::Vec;
 
 use crate::kind::{Description, Kind, PhaseCategory, PhaseSpec, Shape};
 use crate::wire::{self, Options, Tokens, WireError};
-use crate::{Cycles, NamedPhase};
+use crate::{Cycles, NamedPhase, Phases};
 
 /// Micro-benchmark request.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
@@ -51,6 +51,10 @@ impl Kind for MicroBenchmark {
             bytes: None,
             fields: Vec::new(),
         }
+    }
+
+    fn accepts(&self, phases: &Phases) -> bool {
+        matches!(phases, Phases::Micro(_))
     }
 
     fn encode(&self, out: &mut String) {

@@ -87,6 +87,11 @@ macro_rules! register {
                 match self { $( Self::$kind(b) => Kind::describe(b), )* }
             }
 
+            /// Whether a result of this shape can answer this request.
+            pub fn accepts(&self, phases: &Phases) -> bool {
+                match self { $( Self::$kind(b) => Kind::accepts(b, phases), )* }
+            }
+
             /// Range checks, explained for a person: the repetitions, then the kind's own.
             pub fn check(&self) -> Result<(), String> {
                 let repetitions = self.repetitions();

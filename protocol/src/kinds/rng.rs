@@ -10,7 +10,7 @@ use alloc::vec::Vec;
 
 use crate::kind::{DatasetFamily, Description, Kind, PhaseCategory, PhaseSpec, Shape};
 use crate::wire::{self, Options, Tokens, WireError};
-use crate::{Cycles, DatasetId, Module, NamedPhase, MAX_INIT_WAIT, MAX_RNG_BLOCKS};
+use crate::{Cycles, DatasetId, Module, NamedPhase, Phases, MAX_INIT_WAIT, MAX_RNG_BLOCKS};
 
 const PHASES: &[PhaseSpec] = &[
     PhaseSpec::once("init", PhaseCategory::Initialisation),
@@ -92,6 +92,10 @@ impl Kind for RngSeededBenchmark {
         check_wait(self.init_wait)
     }
 
+    fn accepts(&self, phases: &Phases) -> bool {
+        matches!(phases, Phases::Rng(_))
+    }
+
     fn encode(&self, out: &mut String) {
         wire::push(out, self.dataset.as_str());
         Options {
@@ -136,6 +140,10 @@ impl Kind for RngTrueRandomBenchmark {
             return Err(format!("blocks must be 1 to {MAX_RNG_BLOCKS}, got {}", self.blocks));
         }
         check_wait(self.init_wait)
+    }
+
+    fn accepts(&self, phases: &Phases) -> bool {
+        matches!(phases, Phases::Rng(_))
     }
 
     fn encode(&self, out: &mut String) {

@@ -9,7 +9,7 @@ use alloc::vec::Vec;
 
 use crate::kind::{Description, Field, Kind, PhaseCategory, PhaseSpec, Shape};
 use crate::wire::{self, Options, Tokens, WireError};
-use crate::{Cycles, NamedPhase, MAX_LIMBS, MAX_SOFTWARE_BYTES};
+use crate::{Cycles, NamedPhase, Phases, MAX_LIMBS, MAX_SOFTWARE_BYTES};
 
 /// A software primitive the suite can time (seed 2's study, plus its key schedules). Its
 /// JSON name is its wire name ([`Primitive::name`]).
@@ -241,6 +241,10 @@ impl Kind for SoftwareBenchmark {
             }
             LengthUnit::Limbs => format!("{name} needs \"length\": 2 to {MAX_LIMBS} limbs"),
         })
+    }
+
+    fn accepts(&self, phases: &Phases) -> bool {
+        matches!(phases, Phases::Software(_))
     }
 
     fn encode(&self, out: &mut String) {

@@ -20,7 +20,7 @@ pub use cycles::{decode as decode_cycles, encode as encode_cycles};
 pub use frame::{checksum, frame, unframe};
 pub use options::Options;
 pub use reply::{decode_reply, encode_reply};
-pub use request::{decode_request, encode_request};
+pub use request::{decode_request, encode_request, Rejected};
 
 use crate::DatasetId;
 
@@ -98,16 +98,24 @@ impl<'a> Tokens<'a> {
         cycles::decode(self.next("cycle count")?)
     }
 
-    /// The rest of the payload, verbatim (free text at the end of a message).
-    fn rest(self) -> alloc::string::String {
+    /// The rest of the payload as free text, in the one form the encoder writes: words
+    /// separated by single spaces, `-` for no text.
+    fn text(self) -> Result<alloc::string::String, WireError> {
         let mut out = alloc::string::String::new();
         for (i, t) in self.inner.enumerate() {
+            if t.is_empty() {
+                return Err(WireError::Malformed("free text with empty words"));
+            }
             if i > 0 {
                 out.push(' ');
             }
             out.push_str(t);
         }
-        out
+        match out.as_str() {
+            "" => Err(WireError::Malformed("free text missing")),
+            "-" => Ok(alloc::string::String::new()),
+            _ => Ok(out),
+        }
     }
 
     fn end(mut self) -> Result<(), WireError> {

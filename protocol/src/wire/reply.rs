@@ -1,11 +1,12 @@
 //! Wire form of [`Reply`].
 //!
 //! ```text
-//! H VERSION PLATFORM CPU_HZ a|n OVERHEAD MODULE=h:NAME|s:NAME|- ...   (a = cycle-accurate)
-//! S r|z SERVED ERRORS CYCLES
-//! E KIND DETAIL...
-//! U KIND REASON...                                   unsupported benchmark
-//! R h|s k|p|u OVERHEAD REPS SHAPE CYCLES...           measured benchmark
+//! Every reply starts with the identifier of the request it answers, or `-` for none.
+//! ID H VERSION PLATFORM CPU_HZ a|n OVERHEAD MODULE=h:NAME|s:NAME|- ...   (a = cycle-accurate)
+//! ID S r|z SERVED ERRORS CYCLES
+//! ID E KIND DETAIL...
+//! ID U KIND REASON...                                   unsupported benchmark
+//! ID R h|s k|p|u OVERHEAD REPS SHAPE CYCLES...           measured benchmark
 //!   SHAPE and its tokens: see the kind's file under `kinds/`
 //! ```
 
@@ -16,7 +17,7 @@ use core::fmt::Write;
 use super::{frame, is_name, tokens, unframe, Tokens, WireError};
 use crate::{
     BenchmarkKind, BenchmarkResults, Check, ErrorKind, ErrorReply, Hello, Implementation, ImplementationKind, Measured,
-    Module, ModuleInfo, Phases, Reply, Status, SuiteState, PROTOCOL_VERSION,
+    Module, ModuleInfo, Phases, Reply, RequestId, Status, SuiteState, PROTOCOL_VERSION,
 };
 
 const ERROR_KINDS: [(ErrorKind, &str); 8] = [
@@ -64,8 +65,11 @@ fn push_text(out: &mut String, text: &str) {
 
 /// Encodes a reply as one frame (without newline). Free text is truncated so that the frame
 /// never exceeds [`crate::MAX_LINE_LEN`].
-pub fn encode_reply(reply: &Reply) -> String {
-    let mut out = String::new();
+pub fn encode_reply(id: Option<RequestId>, reply: &Reply) -> String {
+    let mut out = match id {
+        Some(id) => alloc::format!("{id} "),
+        None => String::from("- "),
+    };
     // Writing into a String cannot fail.
     match reply {
         Reply::Hello(h) => {
@@ -92,6 +96,12 @@ pub fn encode_reply(reply: &Reply) -> String {
                 SuiteState::Suspended => "z",
             };
             let _ = write!(out, "S {state} {} {} {}", s.served, s.errors, s.cycles);
+            match s.last_request {
+                Some(id) => {
+                    let _ = write!(out, " {id}");
+                }
+                None => out.push_str(" -"),
+            }
         }
         Reply::Error(e) => {
             let _ = write!(out, "E {}", name_of(&ERROR_KINDS, e.kind));
@@ -135,9 +145,19 @@ fn encode_measured(out: &mut String, m: &Measured) {
 }
 
 /// Decodes one received line (newline stripped) into a reply.
-pub fn decode_reply(line: &[u8]) -> Result<Reply, WireError> {
+pub fn decode_reply(line: &[u8]) -> Result<(Option<RequestId>, Reply), WireError> {
     let payload = unframe(line)?;
     let mut t = tokens(payload);
+    let id = match t.next("request id")? {
+        "-" => None,
+        // A version-1 suite sends no identifier; say so rather than "malformed".
+        "H" => return Err(WireError::Version(t.number("protocol version")?)),
+        token => Some(super::parse_number(token, "request id")?),
+    };
+    decode_message(t).map(|reply| (id, reply))
+}
+
+fn decode_message(mut t: Tokens<'_>) -> Result<Reply, WireError> {
     match t.next("message tag")? {
         "H" => decode_hello(t).map(Reply::Hello),
         "S" => {
@@ -151,20 +171,27 @@ pub fn decode_reply(line: &[u8]) -> Result<Reply, WireError> {
                 served: t.number("served")?,
                 errors: t.number("errors")?,
                 cycles: t.number("cycles")?,
+                last_request: match t.next("last request")? {
+                    "-" => None,
+                    token => Some(super::parse_number(token, "last request")?),
+                },
             };
             t.end()?;
             Ok(Reply::Status(status))
         }
         "E" => {
             let kind = value_of(&ERROR_KINDS, t.next("error kind")?, "error kind")?;
-            Ok(Reply::Error(ErrorReply { kind, detail: t.rest() }))
+            Ok(Reply::Error(ErrorReply {
+                kind,
+                detail: t.text()?,
+            }))
         }
         "U" => {
             let kind =
                 BenchmarkKind::from_tag(t.next("benchmark kind")?).ok_or(WireError::Malformed("benchmark kind"))?;
             Ok(Reply::BenchmarkResults(BenchmarkResults::Unsupported {
                 kind,
-                reason: t.rest(),
+                reason: t.text()?,
             }))
         }
         "R" => decode_measured(t).map(|m| Reply::BenchmarkResults(BenchmarkResults::Measured(m))),

@@ -21,7 +21,13 @@ fn stats(min: u64) -> Cycles {
 }
 
 fn every_request() -> Vec<Request> {
-    let mut all = vec![Request::Hello, Request::GetStatus, Request::Done, Request::Suspend];
+    let mut all = vec![
+        Request::Hello,
+        Request::GetStatus,
+        Request::Done,
+        Request::Suspend,
+        Request::Repeat,
+    ];
     for (direction, granularity, trigger, tight, repetitions) in [
         (Direction::Encrypt, Granularity::Total, Trigger::Automatic, false, None),
         (
@@ -120,6 +126,7 @@ fn every_reply() -> Vec<Reply> {
             ],
         }),
         Reply::Status(Status {
+            last_request: Some(77),
             state: SuiteState::Ready,
             served: 12,
             errors: 0,
@@ -130,6 +137,7 @@ fn every_reply() -> Vec<Reply> {
             served: 0,
             errors: 4,
             cycles: 0,
+            last_request: None,
         }),
         Reply::Error(ErrorReply {
             kind: ErrorKind::UnknownDataset,
@@ -250,21 +258,28 @@ impl IntoCycles for u64 {
 
 #[test]
 fn every_request_round_trips() {
-    for request in every_request() {
-        let line = encode_request(&request);
+    for (i, request) in every_request().into_iter().enumerate() {
+        let id = (i as u16).wrapping_mul(9973);
+        let line = encode_request(id, &request);
         assert!(line.len() <= MAX_LINE_LEN, "{line}");
-        assert_eq!(decode_request(line.as_bytes()), Ok(request), "{line}");
+        assert_eq!(decode_request(line.as_bytes()), Ok((id, request)), "{line}");
     }
 }
 
 #[test]
 fn every_reply_round_trips() {
-    for reply in every_reply() {
-        let line = encode_reply(&reply);
+    for (i, reply) in every_reply().into_iter().enumerate() {
+        let id = (i % 3 != 0).then_some(u16::MAX - i as u16);
+        let line = encode_reply(id, &reply);
         assert!(line.len() <= MAX_LINE_LEN, "{line}");
         let decoded = decode_reply(line.as_bytes());
         // A constant window with an unusual mean is canonicalised; compare encodings instead.
-        assert_eq!(decoded.as_ref().map(encode_reply), Ok(line.clone()), "{line}");
+        assert_eq!(
+            decoded.as_ref().map(|(id, r)| encode_reply(*id, r)),
+            Ok(line.clone()),
+            "{line}"
+        );
+        assert_eq!(decoded.map(|(decoded_id, _)| decoded_id), Ok(id), "{line}");
     }
 }
 
@@ -274,7 +289,7 @@ fn typical_results_fit_the_64_byte_budget() {
         let single_run = matches!(&reply, Reply::BenchmarkResults(BenchmarkResults::Measured(m)) if m.repetitions == 1
             && !matches!(m.phases, Phases::Micro(_)));
         if single_run {
-            let line = encode_reply(&reply);
+            let line = encode_reply(Some(999), &reply);
             assert!(line.len() < 64, "{} bytes: {line}", line.len());
         }
     }
@@ -282,11 +297,29 @@ fn typical_results_fit_the_64_byte_budget() {
 
 #[test]
 fn known_frame_layout() {
-    let line = encode_request(&Request::GetStatus);
-    assert_eq!(&line[..2], "S*");
-    assert_eq!(line.len(), 6);
-    assert_eq!(decode_request(b"S"), Err(WireError::MissingChecksum));
-    assert_eq!(decode_request(b"S*0000"), Err(WireError::Checksum));
+    let line = encode_request(7, &Request::GetStatus);
+    assert_eq!(&line[..4], "7 S*");
+    assert_eq!(line.len(), 8);
+    let rejected = |error| Err(Rejected { id: None, error });
+    assert_eq!(decode_request(b"7 S"), rejected(WireError::MissingChecksum));
+    assert_eq!(decode_request(b"7 S*0000"), rejected(WireError::Checksum));
+    // A readable identifier is kept so the error reply can echo it.
+    let bad = frame(String::from("12 Q"));
+    assert_eq!(
+        decode_request(bad.as_bytes()),
+        Err(Rejected {
+            id: Some(12),
+            error: WireError::Malformed("unknown message tag")
+        })
+    );
+    for payload in ["S", "07 S", "65536 S", "- S", "x S"] {
+        let line = frame(String::from(payload));
+        assert_eq!(
+            decode_request(line.as_bytes()).map_err(|r| r.id),
+            Err(None),
+            "{payload}"
+        );
+    }
 }
 
 #[test]
@@ -315,9 +348,15 @@ fn rejects_out_of_range_parameters() {
         "B sw sha1 rust",
         "B sw chacha20 rust x2 l64",
     ] {
-        let line = frame(String::from(payload));
+        let line = frame(alloc::format!("3 {payload}"));
         assert!(
-            matches!(decode_request(line.as_bytes()), Err(WireError::Malformed(_))),
+            matches!(
+                decode_request(line.as_bytes()),
+                Err(Rejected {
+                    id: Some(3),
+                    error: WireError::Malformed(_)
+                })
+            ),
             "{payload}"
         );
     }
@@ -326,29 +365,61 @@ fn rejects_out_of_range_parameters() {
 #[test]
 fn rejects_overlong_lines_and_other_versions() {
     let long = vec![b'a'; MAX_LINE_LEN + 1];
-    assert_eq!(decode_request(&long), Err(WireError::TooLong));
-    let hello = frame(String::from("H 99 qemu-virt 1 a 3"));
+    assert_eq!(
+        decode_request(&long),
+        Err(Rejected {
+            id: None,
+            error: WireError::TooLong
+        })
+    );
+    let hello = frame(String::from("- H 99 qemu-virt 1 a 3"));
     assert_eq!(decode_reply(hello.as_bytes()), Err(WireError::Version(99)));
+    // A version-1 suite's hello has no identifier.
+    let old = frame(String::from("H 1 qemu-virt 10000000 n 4"));
+    assert_eq!(decode_reply(old.as_bytes()), Err(WireError::Version(1)));
 }
 
 #[test]
 fn free_text_is_sanitised_and_bounded() {
     let detail: String = "x\ty\u{e9}  z".chars().chain(core::iter::repeat_n('w', 1000)).collect();
-    let line = encode_reply(&Reply::Error(ErrorReply {
-        kind: ErrorKind::Malformed,
-        detail,
-    }));
+    let line = encode_reply(
+        Some(65535),
+        &Reply::Error(ErrorReply {
+            kind: ErrorKind::Malformed,
+            detail,
+        }),
+    );
     assert!(line.len() <= MAX_LINE_LEN);
-    let Ok(Reply::Error(e)) = decode_reply(line.as_bytes()) else {
+    let Ok((Some(65535), Reply::Error(e))) = decode_reply(line.as_bytes()) else {
         panic!("{line}")
     };
     assert!(e.detail.starts_with("x?y? z"), "{}", e.detail);
 }
 
 #[test]
+fn free_text_decodes_only_in_its_canonical_form() {
+    for payload in ["- E malformed a  b", "- E malformed a ", "- E malformed", "- U aes  x"] {
+        let line = frame(String::from(payload));
+        assert!(decode_reply(line.as_bytes()).is_err(), "{payload}");
+    }
+    let empty = encode_reply(
+        None,
+        &Reply::Error(ErrorReply {
+            kind: ErrorKind::Timeout,
+            detail: String::new(),
+        }),
+    );
+    assert!(empty.starts_with("- E timeout -*"), "{empty}");
+    let Ok((None, Reply::Error(e))) = decode_reply(empty.as_bytes()) else {
+        panic!("{empty}")
+    };
+    assert_eq!(e.detail, "");
+}
+
+#[test]
 fn inconsistent_statistics_are_rejected() {
     for cycles in ["9/5/7/6.00", "5/6/7/9.00", "5/5/5/5.00", "5/6/7/6.0", "5/6/7"] {
-        let line = frame(alloc::format!("R h k 5 2 aest {cycles} 1 1 1"));
+        let line = frame(alloc::format!("1 R h k 5 2 aest {cycles} 1 1 1"));
         assert!(decode_reply(line.as_bytes()).is_err(), "{cycles}");
     }
 }
@@ -374,7 +445,7 @@ proptest! {
         replacement in any::<u8>(),
     ) {
         let requests = every_request();
-        let line = encode_request(&requests[which % requests.len()]);
+        let line = encode_request(which as u16, &requests[which % requests.len()]);
         let mut bytes = line.clone().into_bytes();
         let i = index.index(bytes.len());
         prop_assume!(bytes[i] != replacement);
@@ -389,7 +460,7 @@ proptest! {
         replacement in any::<u8>(),
     ) {
         let replies = every_reply();
-        let line = encode_reply(&replies[which % replies.len()]);
+        let line = encode_reply(Some(which as u16), &replies[which % replies.len()]);
         let mut bytes = line.into_bytes();
         let i = index.index(bytes.len());
         prop_assume!(bytes[i] != replacement);
@@ -400,7 +471,7 @@ proptest! {
     #[test]
     fn truncated_frames_are_rejected(cut in 1usize..64, which in 0usize..1000) {
         let replies = every_reply();
-        let line = encode_reply(&replies[which % replies.len()]);
+        let line = encode_reply(None, &replies[which % replies.len()]);
         let keep = line.len().saturating_sub(cut);
         prop_assert!(decode_reply(&line.as_bytes()[..keep]).is_err());
     }

@@ -33,7 +33,8 @@ impl Write for Report {
 
 fn report_and_stop(args: core::fmt::Arguments<'_>) -> ! {
     let mut report = Report { buf: [0; 200], len: 0 };
-    let _ = write!(report, "E panic {args}");
+    // No request identifier: a panic answers whatever was running.
+    let _ = write!(report, "- E panic {args}");
     let payload = &report.buf[..report.len];
     let mut comm = Current::panic_comm();
     let mut hex = Report { buf: [0; 200], len: 0 };
