@@ -168,3 +168,6 @@ impl Platform for EarlGrey {
         ])
     }
 }
+
+/// The platform this build runs on.
+pub type Current = EarlGrey;

@@ -40,3 +40,6 @@ impl Board for Testbench {
         }
     }
 }
+
+/// The platform this build runs on.
+pub type Current = IbexSim;

@@ -46,3 +46,6 @@ impl Board for Virt {
         }
     }
 }
+
+/// The platform this build runs on.
+pub type Current = QemuVirt;
