@@ -8,38 +8,39 @@
 use std::collections::BTreeSet;
 
 use cyclebench_protocol::wire::{decode_reply, decode_request, encode_reply, encode_request, frame};
-use cyclebench_protocol::{Benchmark, BenchmarkResults, Phases, Reply, Request};
+use cyclebench_protocol::{Benchmark, BenchmarkKind, BenchmarkResults, Phases, Reply, Request};
 
-/// What the examples must show between them; see [`request_features`] and [`reply_features`].
+/// What the examples must show between them besides every request kind (`B TAG`) and every
+/// result shape (`< R TAG`); see [`request_features`] and [`reply_features`].
 const REQUIRED: &[&str] = &[
     "H",
     "S",
     "D",
     "Z",
     "L",
-    "B aes",
     "B aes pPAD",
-    "B rng",
     "B rng wWAIT",
-    "B trng",
-    "B hash",
-    "B micro",
-    "B sw",
     "B sw lLENGTH xN",
     "< H",
     "< S",
     "< E",
     "< U",
-    "< R hash",
     "< R hash fifo",
-    "< R aest",
-    "< R aesb",
-    "< R rng",
-    "< R micro",
-    "< R sw",
     "< R MIN/MEDIAN/MAX/MEAN",
     "damaged",
 ];
+
+/// Everything the examples must show: [`REQUIRED`], every kind and every shape.
+fn required() -> Vec<String> {
+    let kinds = BenchmarkKind::ALL.iter().map(|k| format!("B {}", k.tag()));
+    let shapes = Phases::TAGS.iter().map(|t| format!("< R {t}"));
+    REQUIRED
+        .iter()
+        .map(|s| s.to_string())
+        .chain(kinds)
+        .chain(shapes)
+        .collect()
+}
 
 /// One example frame and the document line it came from.
 struct Example {
@@ -99,7 +100,7 @@ fn examples(doc: &str) -> Vec<Example> {
 }
 
 /// Decodes an example and re-encodes it; returns what the example shows, or what went wrong.
-fn round_trip(example: &Example) -> Result<Vec<&'static str>, String> {
+fn round_trip(example: &Example) -> Result<Vec<String>, String> {
     let bytes = example.frame.as_bytes();
     let (again, features) = match example.direction {
         Direction::ToSuite => {
@@ -111,7 +112,7 @@ fn round_trip(example: &Example) -> Result<Vec<&'static str>, String> {
             (encode_reply(id, &reply), reply_features(&reply))
         }
         Direction::Damaged if decode_request(bytes).is_err() && decode_reply(bytes).is_err() => {
-            return Ok(vec!["damaged"]);
+            return Ok(vec!["damaged".into()]);
         }
         Direction::Damaged => {
             return Err(format!(
@@ -143,54 +144,112 @@ fn describe(example: &Example, error: &dyn std::fmt::Display) -> String {
     )
 }
 
-/// Coverage labels of a request. The matches are exhaustive so that a new request kind fails
-/// to compile here until it gets a label (and then an example).
-fn request_features(request: &Request) -> Vec<&'static str> {
+/// Coverage labels of a request.
+fn request_features(request: &Request) -> Vec<String> {
     let benchmark = match request {
-        Request::Hello => return vec!["H"],
-        Request::GetStatus => return vec!["S"],
-        Request::Done => return vec!["D"],
-        Request::Suspend => return vec!["Z"],
-        Request::Repeat => return vec!["L"],
+        Request::Hello => return vec!["H".into()],
+        Request::GetStatus => return vec!["S".into()],
+        Request::Done => return vec!["D".into()],
+        Request::Suspend => return vec!["Z".into()],
+        Request::Repeat => return vec!["L".into()],
         Request::Benchmark(b) => b,
     };
+    let mut features = vec![format!("B {}", benchmark.kind().tag())];
     match benchmark {
-        Benchmark::Aes(a) if a.status_pad.is_some() => vec!["B aes", "B aes pPAD"],
-        Benchmark::Aes(_) => vec!["B aes"],
-        Benchmark::RngSeeded(r) if r.init_wait.is_some() => vec!["B rng", "B rng wWAIT"],
-        Benchmark::RngSeeded(_) => vec!["B rng"],
-        Benchmark::RngTrueRandom(_) => vec!["B trng"],
-        Benchmark::Hash(_) => vec!["B hash"],
-        Benchmark::Micro(_) => vec!["B micro"],
+        Benchmark::Aes(a) if a.status_pad.is_some() => features.push("B aes pPAD".into()),
+        Benchmark::RngSeeded(r) if r.init_wait.is_some() => features.push("B rng wWAIT".into()),
         Benchmark::Software(s) if s.length.is_some() && s.repetitions.is_some() => {
-            vec!["B sw", "B sw lLENGTH xN"]
+            features.push("B sw lLENGTH xN".into())
         }
-        Benchmark::Software(_) => vec!["B sw"],
-    }
-}
-
-/// Coverage labels of a reply; exhaustive for the same reason as [`request_features`].
-fn reply_features(reply: &Reply) -> Vec<&'static str> {
-    let measured = match reply {
-        Reply::Hello(_) => return vec!["< H"],
-        Reply::Status(_) => return vec!["< S"],
-        Reply::Error(_) => return vec!["< E"],
-        Reply::BenchmarkResults(BenchmarkResults::Unsupported { .. }) => return vec!["< U"],
-        Reply::BenchmarkResults(BenchmarkResults::Measured(m)) => m,
-    };
-    let mut features = match &measured.phases {
-        Phases::Hash(h) if h.fifo.is_some() => vec!["< R hash", "< R hash fifo"],
-        Phases::Hash(_) => vec!["< R hash"],
-        Phases::AesTotal(_) => vec!["< R aest"],
-        Phases::AesPerBlock(_) => vec!["< R aesb"],
-        Phases::Rng(_) => vec!["< R rng"],
-        Phases::Micro(_) => vec!["< R micro"],
-        Phases::Software(_) => vec!["< R sw"],
-    };
-    if measured.phases.named().iter().any(|p| !p.cycles.is_constant()) {
-        features.push("< R MIN/MEDIAN/MAX/MEAN");
+        _ => {}
     }
     features
+}
+
+/// Coverage labels of a reply.
+fn reply_features(reply: &Reply) -> Vec<String> {
+    let measured = match reply {
+        Reply::Hello(_) => return vec!["< H".into()],
+        Reply::Status(_) => return vec!["< S".into()],
+        Reply::Error(_) => return vec!["< E".into()],
+        Reply::BenchmarkResults(BenchmarkResults::Unsupported { .. }) => return vec!["< U".into()],
+        Reply::BenchmarkResults(BenchmarkResults::Measured(m)) => m,
+    };
+    let mut features = vec![format!("< R {}", measured.phases.tag())];
+    if matches!(&measured.phases, Phases::Hash(h) if h.fifo.is_some()) {
+        features.push("< R hash fifo".into());
+    }
+    if measured.phases.named().iter().any(|p| !p.cycles.is_constant()) {
+        features.push("< R MIN/MEDIAN/MAX/MEAN".into());
+    }
+    features
+}
+
+/// Each request example followed by the reply that answers it: the reply must fit the
+/// request, and every phase it names must be one its kind declares (and so gets a report
+/// category).
+#[test]
+fn every_example_reply_fits_its_request_and_names_declared_phases() {
+    let examples = examples(&doc());
+    let mut checked = 0;
+    for pair in examples.windows(2) {
+        let (Direction::ToSuite, Direction::ToHost) = (pair[0].direction, pair[1].direction) else {
+            continue;
+        };
+        let (Ok((id, Request::Benchmark(b))), Ok((Some(reply_id), reply))) = (
+            decode_request(pair[0].frame.as_bytes()),
+            decode_reply(pair[1].frame.as_bytes()),
+        ) else {
+            continue;
+        };
+        if id != reply_id {
+            continue;
+        }
+        let line = pair[1].line;
+        match reply {
+            Reply::BenchmarkResults(BenchmarkResults::Measured(m)) => {
+                assert!(
+                    b.accepts(&m.phases),
+                    "docs/protocol.md:{line}: result does not fit its request"
+                );
+                for phase in m.phases.named() {
+                    assert!(
+                        b.kind().phases().iter().any(|p| p.matches(&phase.name)),
+                        "docs/protocol.md:{line}: phase '{}' is not declared by kind {}",
+                        phase.name,
+                        b.kind().name()
+                    );
+                }
+                checked += 1;
+            }
+            Reply::BenchmarkResults(BenchmarkResults::Unsupported { kind, .. }) => {
+                assert_eq!(kind, b.kind(), "docs/protocol.md:{line}");
+            }
+            _ => {}
+        }
+    }
+    let kinds_with_results: BTreeSet<&str> = examples
+        .windows(2)
+        .filter_map(|p| {
+            match (
+                decode_request(p[0].frame.as_bytes()),
+                decode_reply(p[1].frame.as_bytes()),
+            ) {
+                (Ok((_, Request::Benchmark(b))), Ok((_, Reply::BenchmarkResults(BenchmarkResults::Measured(_))))) => {
+                    Some(b.kind().name())
+                }
+                _ => None,
+            }
+        })
+        .collect();
+    for kind in BenchmarkKind::ALL {
+        assert!(
+            kinds_with_results.contains(kind.name()),
+            "docs/protocol.md has no measured result example for kind {}",
+            kind.name()
+        );
+    }
+    assert!(checked > 0);
 }
 
 #[test]
@@ -209,7 +268,7 @@ fn examples_cover_every_request_kind_and_result_shape() {
             seen.extend(features);
         }
     }
-    let missing: Vec<&str> = REQUIRED.iter().copied().filter(|f| !seen.contains(f)).collect();
+    let missing: Vec<String> = required().into_iter().filter(|f| !seen.contains(f)).collect();
     assert!(
         missing.is_empty(),
         "docs/protocol.md has no `frames` example of: {}",

@@ -125,6 +125,14 @@ macro_rules! register {
         }
 
         impl Phases {
+            /// Wire tag of every result shape, in registry order.
+            pub const TAGS: &'static [&'static str] = &[$( <$shape_type as Shape>::TAG ),*];
+
+            /// Wire tag of this result's shape (`hash`, `aesb`).
+            pub fn tag(&self) -> &'static str {
+                match self { $( Self::$shape(_) => <$shape_type as Shape>::TAG, )* }
+            }
+
             /// Every phase in execution order. A phase may sum several measurement windows
             /// (per-block AES sums one window per block); the host subtracts the overhead
             /// once per window.
