@@ -209,10 +209,13 @@ impl ImplementationKind {
 pub enum Check {
     /// Compared against the dataset's known answer.
     KnownAnswer,
-    /// No known answer exists (true random); checked for plausibility: not constant, blocks
-    /// distinct.
+    /// No known answer exists; checked for plausibility: for entropy-seeded generation, not
+    /// constant, blocks distinct, instantiations different; for a seeded generator that
+    /// departs from its standard, the same seed gives the same output.
     Plausibility,
-    /// The output could not be observed by software, so it was not checked.
+    /// No known answer can exist and no plausibility check holds: the implementation departs
+    /// from its standard (an entropy-seeded generator that ignores its entropy), so the
+    /// cycles are reported with the output unchecked.
     Unverifiable,
 }
 

@@ -128,6 +128,10 @@ pub trait AesEngine {
 
 /// A random bit generator (OpenTitan CSRNG, or a software DRBG).
 pub trait Rng {
+    /// Whether the generator follows its standard (NIST SP 800-90A CTR_DRBG), so that a
+    /// seeded output has a known answer and an entropy-seeded one can be judged; `false`
+    /// for hardware that departs from it, whose outputs cannot be verified.
+    fn follows_standard(&self) -> bool;
     /// (Re)instantiates the generator: `Some(seed)` seeds deterministically (an empty slice
     /// is the all-zero seed), `None` seeds from the platform's entropy source.
     fn init(&mut self, seed: Option<&[u32]>) -> Result<(), ModuleError>;

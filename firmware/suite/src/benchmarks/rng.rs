@@ -75,32 +75,68 @@ pub fn run_seeded<P: Platform>(
     let plan: Vec<u8> = d.generates.iter().map(|g| g.blocks).collect();
     let mut samples = Samples::new(1 + 2 * plan.len(), repetitions)?;
     let mut out = Vec::new();
+    let standard = module.module.follows_standard();
+    // Without a known answer, the check the thesis made: the same seed gives the same output.
+    let mut first: Option<Vec<[u32; 4]>> = None;
     for _ in 0..repetitions {
         let row = once(module.module, Some(d.seed), &plan, b.init_wait, &mut out)
             .map_err(|e| BenchError::module("rng", e))?;
-        let mut blocks = out.iter();
-        for (i, g) in d.generates.iter().enumerate() {
-            let got: Vec<[u32; 4]> = blocks.by_ref().take(usize::from(g.blocks)).copied().collect();
-            if let Some(expected) = g.expected {
-                if got != expected {
-                    let flat = |b: &[[u32; 4]]| hex_words(&b.iter().flatten().copied().collect::<Vec<_>>());
-                    return Err(BenchError::wrong_answer(
-                        "rng",
-                        d.id,
-                        &format!("generate {} gave {} expected {}", i + 1, flat(&got), flat(expected)),
-                    ));
-                }
-            }
+        if standard {
+            check_known_answers(d, &out)?;
+        } else {
+            same_output(d.id, first.get_or_insert_with(|| out.clone()), &out)?;
         }
         samples.push(&row);
     }
-    Ok(summarise(&samples, module.kind, Check::KnownAnswer))
+    if standard {
+        return Ok(summarise(&samples, module.kind, Check::KnownAnswer));
+    }
+    if repetitions == 1 {
+        // One more (unmeasured) instantiation with the same seed, to have two to compare.
+        let mut again = Vec::new();
+        once(module.module, Some(d.seed), &plan, None, &mut again).map_err(|e| BenchError::module("rng", e))?;
+        same_output(d.id, &out, &again)?;
+    }
+    Ok(summarise(&samples, module.kind, Check::Plausibility))
+}
+
+/// Compares every generate of the dataset that has a published answer.
+fn check_known_answers(d: &cyclebench_datasets::RngDataset, out: &[[u32; 4]]) -> Result<(), BenchError> {
+    let mut blocks = out.iter();
+    for (i, g) in d.generates.iter().enumerate() {
+        let got: Vec<[u32; 4]> = blocks.by_ref().take(usize::from(g.blocks)).copied().collect();
+        if let Some(expected) = g.expected {
+            if got != expected {
+                let flat = |b: &[[u32; 4]]| hex_words(&b.iter().flatten().copied().collect::<Vec<_>>());
+                return Err(BenchError::wrong_answer(
+                    "rng",
+                    d.id,
+                    &format!("generate {} gave {} expected {}", i + 1, flat(&got), flat(expected)),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Two instantiations with one seed must give one output.
+fn same_output(dataset: &str, first: &[[u32; 4]], again: &[[u32; 4]]) -> Result<(), BenchError> {
+    if first == again {
+        return Ok(());
+    }
+    let flat = |b: &[[u32; 4]]| hex_words(&b.iter().flatten().copied().collect::<Vec<_>>());
+    Err(BenchError::wrong_answer(
+        "rng",
+        dataset,
+        &format!("the same seed gave {} and then {}", flat(first), flat(again)),
+    ))
 }
 
 /// Entropy-seeded generation of `b.blocks` single-block requests. No known answer exists;
 /// the output must not be constant, no two blocks may repeat, and a second (unmeasured)
 /// entropy-seeded instantiation must start differently: a generator whose output repeats
-/// across instantiations is not being seeded by its entropy source.
+/// across instantiations is not being seeded by its entropy source. A generator that departs
+/// from its standard can be judged by none of that: its cycles are reported unverifiable.
 pub fn run_true_random<P: Platform>(
     platform: &mut P,
     b: &RngTrueRandomBenchmark,
@@ -114,6 +150,14 @@ pub fn run_true_random<P: Platform>(
     let mut samples = Samples::new(1 + 2 * plan.len(), repetitions)?;
     let mut out = Vec::new();
     let mut seen: Vec<[u32; 4]> = Vec::new();
+    if !module.module.follows_standard() {
+        for _ in 0..repetitions {
+            let row =
+                once(module.module, None, &plan, b.init_wait, &mut out).map_err(|e| BenchError::module("rng", e))?;
+            samples.push(&row);
+        }
+        return Ok(summarise(&samples, module.kind, Check::Unverifiable));
+    }
     for _ in 0..repetitions {
         let row = once(module.module, None, &plan, b.init_wait, &mut out).map_err(|e| BenchError::module("rng", e))?;
         for block in &out {

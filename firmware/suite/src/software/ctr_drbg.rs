@@ -29,6 +29,10 @@ impl SoftCtrDrbg {
 }
 
 impl Rng for SoftCtrDrbg {
+    fn follows_standard(&self) -> bool {
+        true
+    }
+
     fn init(&mut self, seed: Option<&[u32]>) -> Result<(), ModuleError> {
         let seed = seed.ok_or(ModuleError::Usage("no entropy source to seed from"))?;
         if seed.len() > SEED_WORDS {

@@ -42,6 +42,13 @@ impl Csrng {
 }
 
 impl Rng for Csrng {
+    /// This revision's CSRNG discards its software seed and its entropy input and departs
+    /// from SP 800-90A in key/V layout, counter width and update order (docs/earlgrey.md).
+    #[inline(always)]
+    fn follows_standard(&self) -> bool {
+        false
+    }
+
     /// Uninstantiate, then instantiate: with `Some(seed)` flag0 is set so only the given words
     /// (none = all-zero seed) seed the DRBG; with `None` the entropy source seeds it.
     #[inline(always)]
