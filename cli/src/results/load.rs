@@ -260,7 +260,7 @@ mod tests {
 
     #[test]
     fn a_record_reads_back_as_written() {
-        let text = r#"{"status":"ok","target":"qemu-virt","platform":"qemu-virt","file":"f.bench","line":3,"request":"x","benchmark":"aes","dataset":"ecb-128","config":"encrypt total automatic","module":"aes","implementation":"software","implementation_name":"rustcrypto-aes","verified":true,"check":"known_answer","cycle_accurate":false,"repetitions":1,"overhead":4,"phases":{"init":1,"process":2,"deinit":3},"raw_phases":{"init":5,"process":6,"deinit":7},"statistics":null,"total_cycles":6,"bytes":16,"cycles_per_byte":0.38,"code_symbol":null,"code_bytes":null,"reason":null,"error":null,"firmware_revision":"r","timestamp":"t","blocks":1}"#;
+        let text = r#"{"status":"ok","target":"qemu-virt","platform":"qemu-virt","file":"f.bench","line":3,"request":"x","benchmark":"aes","dataset":"ecb-128","config":"encrypt total automatic","module":"aes","implementation":"software","implementation_name":"rustcrypto-aes","verified":true,"check":"known_answer","cycle_accurate":false,"repetitions":1,"overhead":4,"phases":{"init":1,"process":2,"deinit":3},"raw_phases":{"init":5,"process":6,"deinit":7},"statistics":null,"total_cycles":6,"bytes":16,"cycles_per_byte":0.38,"code_symbol":null,"code_bytes":null,"reason":null,"error":null,"attempts":1,"firmware_revision":"r","timestamp":"t","blocks":1}"#;
         let r = parse(text).unwrap();
         assert_eq!(r.category("init"), cyclebench_protocol::PhaseCategory::Initialisation);
         assert_eq!(r.number("blocks"), Some(1));

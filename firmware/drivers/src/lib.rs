@@ -6,4 +6,5 @@ pub mod hostlink;
 pub mod mmio;
 pub mod ns16550;
 pub mod opentitan;
+pub mod sim_mailbox;
 pub mod wait;
