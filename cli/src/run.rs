@@ -69,7 +69,7 @@ pub fn run(args: Args) -> Result<bool> {
     let spinner = ProgressBar::new_spinner().with_message(format!("starting {label} ..."));
     spinner.enable_steady_tick(std::time::Duration::from_millis(120));
     let connected = args.target.connect(false).and_then(|(mut link, elf)| {
-        let mut timing = Timing::new(hello_timeout, timeout);
+        let mut timing = Timing::new(hello_timeout, timeout, args.target.quiet());
         if let Some(rate) = args.inject_faults {
             link.inject_faults(rate, args.fault_seed);
         }

@@ -93,21 +93,20 @@ pub struct Timing {
     pub hello_timeout: Duration,
     /// Longest wait for one reply (a benchmark may run this long).
     pub timeout: Duration,
-    /// Quiet time after which the host first probes the suite; it doubles with every further
-    /// quiet spell in a row, so a long benchmark draws only a few probes.
+    /// Time without a byte after which the host first probes the suite; the wait before the
+    /// next probe doubles each time, so a long benchmark draws only a few probes.
     pub silence: Duration,
     /// Most attempts per request.
     pub attempts: u32,
 }
 
 impl Timing {
-    /// Timing for a target with these timeouts: the first quiet spell grows with how slow the
-    /// target is to boot, within 20 ms and 1 s.
-    pub fn new(hello_timeout: Duration, timeout: Duration) -> Self {
+    /// Timing with these waits and the default number of attempts.
+    pub fn new(hello_timeout: Duration, timeout: Duration, silence: Duration) -> Self {
         Self {
             hello_timeout,
             timeout,
-            silence: (hello_timeout / 1000).clamp(Duration::from_millis(20), Duration::from_secs(1)),
+            silence,
             attempts: DEFAULT_ATTEMPTS,
         }
     }
@@ -282,20 +281,29 @@ impl Session {
     /// damaged line.
     fn await_reply(&mut self, id: RequestId, request: &Request) -> Result<Attempt, RequestError> {
         let start = Instant::now();
-        // The outstanding probe, if any, and how many were sent.
+        // The outstanding probe, if any, how many were sent, and when the next may go.
         let mut probe: Option<RequestId> = None;
         let mut probes = 0;
-        let mut quiet = self.timing.silence;
+        let mut backoff = self.timing.silence;
+        let mut next_probe = start;
+        // Whether the suite said it took the request: then it is busy until the reply, and
+        // only a reply stuck mid-line or damaged calls for a probe.
+        let mut accepted = false;
         loop {
-            let line = self.next_line(start, quiet)?;
-            quiet = match line {
-                Some(_) => self.timing.silence,
-                None => (quiet * 2).min(self.timing.silence * 64),
-            };
+            let line = self.next_line(start, self.timing.silence)?;
             let decoded = line.as_deref().map(|l| decode_reply(l.as_bytes()));
             let suspicious = match &decoded {
-                // A quiet spell: a long benchmark, or something was lost.
-                None => true,
+                // No line: suspicious only if no byte came either (a slow link may be in the
+                // middle of a reply).
+                None => {
+                    self.link.idle() >= self.timing.silence
+                        && (!accepted || self.link.partial_line() || probe.is_some())
+                }
+                Some(Ok((Some(r), Reply::Accepted))) if *r == id => {
+                    accepted = true;
+                    backoff = self.timing.silence;
+                    false
+                }
                 Some(Ok((Some(r), reply))) if *r == id => {
                     return Ok(if fits(request, reply) {
                         Attempt::Answered(Box::new(reply.clone()))
@@ -307,14 +315,18 @@ impl Session {
                     });
                 }
                 Some(Ok((Some(r), Reply::Status(status)))) if Some(*r) == probe => {
-                    // The suite answers a probe only when idle, after any reply it owed us.
+                    // The suite answers a probe only when idle, after any reply it owed us;
+                    // being answered, it may be asked again at once.
                     probe = None;
+                    backoff = self.timing.silence;
                     if status.last_request != Some(id) {
                         return Ok(Attempt::Lost(String::from("the request did not arrive intact")));
                     }
                     // It carried the request out, but the reply was lost: ask for it again.
                     let r = self.fresh_id();
                     self.send(&encode_request(r, &Request::Repeat))?;
+                    // The repeat is answered at once, so silence now means it was lost.
+                    accepted = false;
                     false
                 }
                 Some(Ok((None, Reply::Hello(hello)))) if *request != Request::Hello => {
@@ -322,16 +334,18 @@ impl Session {
                     return Err(self.reset(hello));
                 }
                 // Errors without an identifier answer lines that arrived damaged, ours or an
-                // earlier one's; a damaged line may have been our reply.
+                // earlier one's; a damaged line may have been our reply or the probe's answer.
                 Some(Ok((None, Reply::Error(_)))) | Some(Err(_)) => {
                     !line.as_deref().is_some_and(|l| l.trim().is_empty())
                 }
                 // Answers to earlier requests and probes are stale.
                 Some(Ok(_)) => false,
             };
-            // A damaged line may have been the probe's answer: probe again at once rather
-            // than wait out a quiet spell (stale answers to earlier probes are ignored).
-            if suspicious {
+            // A probe goes at once when none is outstanding, or when a damaged line shows the
+            // suite is talking (so probably answered the last one); after a quiet spell, the
+            // next waits longer each time, so a busy or slow suite is asked only a few times.
+            let talking = line.is_some();
+            if suspicious && (probe.is_none() || talking || Instant::now() >= next_probe) {
                 if probes >= self.timing.attempts {
                     return Ok(Attempt::Lost(String::from("no answer to repeated probes")));
                 }
@@ -339,6 +353,8 @@ impl Session {
                 self.send(&encode_request(p, &Request::GetStatus))?;
                 probe = Some(p);
                 probes += 1;
+                next_probe = Instant::now() + backoff;
+                backoff = (backoff * 2).min(self.timing.silence * 64);
             }
         }
     }

@@ -21,6 +21,10 @@ pub enum Reply {
     Error(ErrorReply),
     /// Reply to a benchmark request that was served.
     BenchmarkResults(BenchmarkResults),
+    /// Sent before a benchmark runs: the request arrived intact and the suite is busy with
+    /// it. Not the reply; that follows. Tells the host not to disturb a long benchmark with
+    /// questions its input buffer may not hold.
+    Accepted,
 }
 
 /// The suite's introduction: enough for the host to label every result it gets afterwards.

@@ -7,10 +7,12 @@ mod serial;
 mod simulator;
 
 use std::io::{Read, Write};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::Duration;
+use std::time::Instant;
 
 use anyhow::{Context, Result};
 
@@ -50,6 +52,12 @@ pub struct Link {
     outgoing_faults: Option<FaultInjector>,
     /// Damage to incoming bytes, applied by the reader thread.
     incoming_faults: Arc<Mutex<Option<FaultInjector>>>,
+    /// When the link was made, and when its last byte arrived (milliseconds after that):
+    /// a reply on a slow link is many seconds of bytes before it is a line.
+    opened: Instant,
+    last_byte: Arc<AtomicU64>,
+    /// Bytes received since the last newline.
+    partial: Arc<AtomicU64>,
 }
 
 impl Link {
@@ -63,7 +71,16 @@ impl Link {
         let (tx, rx) = mpsc::channel();
         let incoming_faults = Arc::new(Mutex::new(None));
         let faults = Arc::clone(&incoming_faults);
-        thread::spawn(move || read_lines(reader, &tx, closed_reason, &faults));
+        let opened = Instant::now();
+        let last_byte = Arc::new(AtomicU64::new(0));
+        let partial = Arc::new(AtomicU64::new(0));
+        let seen = Arc::clone(&last_byte);
+        let pending = Arc::clone(&partial);
+        let on_bytes = move |line_len: usize| {
+            seen.store(opened.elapsed().as_millis() as u64, Ordering::Relaxed);
+            pending.store(line_len as u64, Ordering::Relaxed);
+        };
+        thread::spawn(move || read_lines(reader, &tx, closed_reason, &faults, &on_bytes));
         Self {
             writer,
             lines: rx,
@@ -72,7 +89,21 @@ impl Link {
             closed: None,
             outgoing_faults: None,
             incoming_faults,
+            opened,
+            last_byte,
+            partial,
         }
+    }
+
+    /// Whether bytes of an unfinished line have arrived.
+    pub fn partial_line(&self) -> bool {
+        self.partial.load(Ordering::Relaxed) > 0
+    }
+
+    /// How long ago the last byte arrived (or the link was made).
+    pub fn idle(&self) -> Duration {
+        let last = Duration::from_millis(self.last_byte.load(Ordering::Relaxed));
+        self.opened.elapsed().saturating_sub(last)
     }
 
     /// From now on, damages a fraction `rate` of the bytes in each direction (see
@@ -143,6 +174,7 @@ fn read_lines(
     tx: &mpsc::Sender<Incoming>,
     closed_reason: &str,
     faults: &Mutex<Option<FaultInjector>>,
+    on_bytes: &dyn Fn(usize),
 ) {
     let mut buf = [0u8; 4096];
     let mut line = Vec::new();
@@ -170,6 +202,7 @@ fn read_lines(
                     }
                     line.push(b);
                 }
+                on_bytes(line.len());
             }
             Err(e) if e.kind() == std::io::ErrorKind::TimedOut || e.kind() == std::io::ErrorKind::Interrupted => {}
             Err(e) => {

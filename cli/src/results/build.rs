@@ -85,7 +85,7 @@ impl Record {
             None => record.benchmark = String::from("raw_line"),
         }
         match reply {
-            Reply::Hello(_) | Reply::Status(_) => {}
+            Reply::Hello(_) | Reply::Status(_) | Reply::Accepted => {}
             Reply::Error(e) => {
                 record.status = Status::Error;
                 record.error = Some(format!("suite error ({:?}): {}", e.kind, e.detail));

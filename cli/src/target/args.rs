@@ -10,7 +10,7 @@ use crate::link::{self, Link};
 
 /// A board on `--port` boots in well under a second and runs the suite at full speed: a
 /// hello that takes seconds, or a reply that takes minutes, means it is not listening.
-const SERIAL_TIMEOUTS: Timeouts = Timeouts::seconds(10, 120);
+const SERIAL_TIMEOUTS: Timeouts = Timeouts::new(10, 120, 50);
 
 /// Where to run: a target the tool starts, or a board on a serial port.
 #[derive(clap::Args, Clone, Debug)]
@@ -117,13 +117,23 @@ impl TargetArgs {
         self.target.as_ref().unwrap_or_else(|| Target::default_target())
     }
 
-    /// (hello timeout, request timeout): the flags, or the defaults of `--port` or the target.
-    pub fn timeouts(&self) -> Result<(Duration, Duration)> {
-        let defaults = if self.port.is_some() {
+    /// The target's default waits.
+    fn defaults(&self) -> Timeouts {
+        if self.port.is_some() {
             SERIAL_TIMEOUTS
         } else {
             self.target().timeouts
-        };
+        }
+    }
+
+    /// How long a silent link is waited on before the host probes the suite.
+    pub fn quiet(&self) -> Duration {
+        self.defaults().quiet
+    }
+
+    /// (hello timeout, request timeout): the flags, or the defaults of `--port` or the target.
+    pub fn timeouts(&self) -> Result<(Duration, Duration)> {
+        let defaults = self.defaults();
         Ok((
             self.hello_timeout.unwrap_or(defaults.hello),
             self.timeout.unwrap_or(defaults.request),

@@ -90,16 +90,17 @@ pub const TARGETS: &[Target] = &[
 /// thesis measured.
 const DEFAULT_TARGET: &str = "earlgrey-sim-unmasked";
 
-/// QEMU runs the suite faster than any real core, so a silent QEMU has failed.
-const QEMU_TIMEOUTS: Timeouts = Timeouts::seconds(30, 120);
+/// QEMU runs the suite faster than any real core, so a silent QEMU has failed; its replies
+/// follow within milliseconds.
+const QEMU_TIMEOUTS: Timeouts = Timeouts::new(30, 120, 10);
 
 /// The Ibex model simulates every cycle: the longest software benchmark (the biggest input,
 /// the most repetitions) is one request that takes minutes.
-const IBEX_TIMEOUTS: Timeouts = Timeouts::seconds(60, 900);
+const IBEX_TIMEOUTS: Timeouts = Timeouts::new(60, 900, 50);
 
 /// The Earl Grey model simulates the whole chip, far slower than the Ibex model alone, and every
 /// byte crosses its simulated UART: even the hello takes minutes.
-const EARLGREY_TIMEOUTS: Timeouts = Timeouts::seconds(300, 900);
+const EARLGREY_TIMEOUTS: Timeouts = Timeouts::new(300, 900, 2000);
 
 /// One target the tool can start itself: everything that differs from one target to the next.
 #[derive(Clone, Debug)]
@@ -133,13 +134,18 @@ pub struct Timeouts {
     pub hello: Duration,
     /// For the reply to one request.
     pub request: Duration,
+    /// Without a byte from the target for this long while a reply is due, the host asks the
+    /// suite what became of the request (and waits twice as long before asking again).
+    pub quiet: Duration,
 }
 
 impl Timeouts {
-    const fn seconds(hello: u64, request: u64) -> Self {
+    /// Hello and request timeouts in seconds, the quiet spell in milliseconds.
+    pub const fn new(hello: u64, request: u64, quiet_ms: u64) -> Self {
         Self {
             hello: Duration::from_secs(hello),
             request: Duration::from_secs(request),
+            quiet: Duration::from_millis(quiet_ms),
         }
     }
 }

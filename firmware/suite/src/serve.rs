@@ -99,13 +99,17 @@ pub fn run<P: Platform>(platform: &mut P, overhead: u32) -> ! {
                             platform.comm().flush();
                             P::stop(true);
                         }
-                        Request::Benchmark(b) => match benchmarks::run(platform, &b, overhead) {
-                            Ok(results) => {
-                                counters.served += 1;
-                                Reply::BenchmarkResults(results)
+                        Request::Benchmark(b) => {
+                            // Outside every measured window: the host now knows to wait.
+                            send(platform, Some(id), &Reply::Accepted);
+                            match benchmarks::run(platform, &b, overhead) {
+                                Ok(results) => {
+                                    counters.served += 1;
+                                    Reply::BenchmarkResults(results)
+                                }
+                                Err(e) => error(e.kind, e.detail),
                             }
-                            Err(e) => error(e.kind, e.detail),
-                        },
+                        }
                     },
                 ),
             },

@@ -90,6 +90,7 @@ pub fn encode_reply(id: Option<RequestId>, reply: &Reply) -> String {
                 };
             }
         }
+        Reply::Accepted => out.push('A'),
         Reply::Status(s) => {
             let state = match s.state {
                 SuiteState::Ready => "r",
@@ -160,6 +161,10 @@ pub fn decode_reply(line: &[u8]) -> Result<(Option<RequestId>, Reply), WireError
 fn decode_message(mut t: Tokens<'_>) -> Result<Reply, WireError> {
     match t.next("message tag")? {
         "H" => decode_hello(t).map(Reply::Hello),
+        "A" => {
+            t.end()?;
+            Ok(Reply::Accepted)
+        }
         "S" => {
             let state = match t.next("suite state")? {
                 "r" => SuiteState::Ready,

@@ -125,6 +125,7 @@ fn every_reply() -> Vec<Reply> {
                 },
             ],
         }),
+        Reply::Accepted,
         Reply::Status(Status {
             last_request: Some(77),
             state: SuiteState::Ready,

@@ -24,6 +24,9 @@ fn once<M: Rng>(
 ) -> Result<Vec<u64>, ModuleError> {
     let mut phases = Vec::with_capacity(1 + 2 * plan.len());
     out.clear();
+    // Room for every block before the clock starts: an allocation inside a read window would
+    // time the heap, and vary with whatever ran before.
+    out.reserve(plan.iter().map(|&b| usize::from(b)).sum());
     let start = now();
     r.init(seed)?;
     let seeded = now();
