@@ -21,6 +21,10 @@ use cyclebench_protocol::{BenchmarkResults, Hello, Reply, Request, RequestId, Su
 
 use crate::link::{Link, ReadError};
 
+/// How many of the latest identifiers count as this session's own when a reply arrives
+/// out of turn.
+const RECENT_IDS: RequestId = 1024;
+
 /// How long to listen for a spontaneous hello before asking for one.
 const SPONTANEOUS_HELLO: Duration = Duration::from_secs(3);
 
@@ -192,6 +196,12 @@ impl Session {
         id
     }
 
+    /// Whether `id` is one this session used recently: a reply carrying it that arrives
+    /// out of turn answers an earlier request or probe.
+    fn issued_recently(&self, id: RequestId) -> bool {
+        self.next_id.wrapping_sub(id).wrapping_sub(1) < RECENT_IDS
+    }
+
     /// Sends `request` and waits for its reply, retrying on a noisy link.
     pub fn request(&mut self, request: &Request) -> Result<Exchange, RequestError> {
         let mut last = String::from("nothing received");
@@ -235,6 +245,8 @@ impl Session {
                         }
                     }
                     Ok((None, Reply::Hello(hello))) => return Err(self.reset(hello)),
+                    // Late answers to earlier probes are not the raw line's.
+                    Ok((Some(id), _)) if self.issued_recently(id) => {}
                     Ok((_, reply)) => {
                         answer.get_or_insert(reply);
                     }

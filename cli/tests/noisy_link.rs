@@ -30,7 +30,16 @@ const SETS: &[&str] = &[
 /// Runs the sets, with `faults` = (rate, seed) if given; returns the records and wall time.
 fn run(dir: &std::path::Path, faults: Option<(f64, u64)>) -> (Vec<Value>, Duration) {
     let out = dir.to_str().expect("UTF-8 temp path");
-    let mut args = vec!["run", "--target", "qemu-virt", "--no-report", "--out", out];
+    let mut args = vec![
+        "run",
+        "--target",
+        "qemu-virt",
+        "--jobs",
+        "1",
+        "--no-report",
+        "--out",
+        out,
+    ];
     let rate;
     let seed;
     if let Some((r, s)) = faults {

@@ -386,11 +386,11 @@ fn within(limit: std::time::Duration, mut done: impl FnMut() -> bool) -> bool {
     done()
 }
 
-/// A run of a long file on QEMU, started once it has written a few records: the CLI, its
-/// QEMU's pid, the results directory, and the number of request lines.
+/// A run of a long file on two QEMU instances, started once it has written a few records: the
+/// CLI, its QEMUs' pids, the results directory, and the number of request lines.
 struct LongRun {
     cli: std::process::Child,
-    qemu: u32,
+    qemu: Vec<u32>,
     out: std::path::PathBuf,
     lines: usize,
     _dir: tempfile::TempDir,
@@ -414,6 +414,8 @@ impl LongRun {
                 "--target",
                 "qemu-virt",
                 "--no-report",
+                "--jobs",
+                "2",
                 "--out",
                 out.to_str().unwrap(),
             ])
@@ -429,12 +431,14 @@ impl LongRun {
         });
         assert!(started && written() >= 5, "the run did not get going");
         let qemu = children(cli.id());
-        assert_eq!(qemu.len(), 1, "children of the CLI: {qemu:?}");
-        let comm = std::fs::read_to_string(format!("/proc/{}/comm", qemu[0])).unwrap();
-        assert_eq!(comm.trim(), "qemu-system-ris", "the CLI's child is QEMU");
+        assert_eq!(qemu.len(), 2, "children of the CLI: {qemu:?}");
+        for pid in &qemu {
+            let comm = std::fs::read_to_string(format!("/proc/{pid}/comm")).unwrap();
+            assert_eq!(comm.trim(), "qemu-system-ris", "the CLI's children are QEMU");
+        }
         Self {
             cli,
-            qemu: qemu[0],
+            qemu,
             out,
             lines,
             _dir: dir,
@@ -494,8 +498,11 @@ fn sigterm_stops_the_run_between_requests_and_takes_qemu_with_it() {
         "ends as SIGTERM would have ended it: {status:?}\n{log}"
     );
     assert!(
-        within(std::time::Duration::from_secs(2), || !running(run.qemu)),
-        "QEMU (pid {}) outlived the CLI",
+        within(std::time::Duration::from_secs(2), || run
+            .qemu
+            .iter()
+            .all(|&pid| !running(pid))),
+        "a QEMU (pids {:?}) outlived the CLI",
         run.qemu
     );
     assert!(log.contains("SIGTERM: stopping after the current request"), "{log}");
@@ -519,11 +526,52 @@ fn a_cli_killed_outright_takes_qemu_with_it() {
     run.signal("KILL");
     assert!(run.wait(std::time::Duration::from_secs(5)).is_some());
     assert!(
-        within(std::time::Duration::from_secs(2), || !running(run.qemu)),
-        "QEMU (pid {}) outlived the CLI",
+        within(std::time::Duration::from_secs(2), || run
+            .qemu
+            .iter()
+            .all(|&pid| !running(pid))),
+        "a QEMU (pids {:?}) outlived the CLI",
         run.qemu
     );
     // Killed between two writes or not, the records on disk are whole.
     let records = records(&run.out);
     assert!(records.len() >= 5, "{} records", records.len());
+}
+
+#[test]
+fn two_instances_write_the_same_results_as_one() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let sets = [
+        "benchmarks/aes_modes.bench",
+        "benchmarks/sha2.bench",
+        "benchmarks/micro.bench",
+        "benchmarks/smoke/smoke.bench",
+    ];
+    let run = |jobs: &str| {
+        let dir = tmp.path().join(format!("jobs-{jobs}"));
+        let mut args = vec!["run", "--target", "qemu-virt", "--no-report", "--jobs", jobs];
+        let out = dir.to_str().expect("UTF-8 path").to_owned();
+        args.extend(["--out", &out]);
+        args.extend(sets);
+        let o = cyclebench(&args);
+        assert!(o.status.success(), "--jobs {jobs}: {}", text(&o));
+        dir
+    };
+    let (one, two) = (run("1"), run("2"));
+    let without_time = |dir: &std::path::Path| -> Vec<serde_json::Value> {
+        records(dir)
+            .into_iter()
+            .map(|mut r| {
+                r.as_object_mut().expect("record").remove("timestamp");
+                r
+            })
+            .collect()
+    };
+    assert_eq!(without_time(&one), without_time(&two));
+    for set in sets {
+        let name = std::path::Path::new(set).with_extension("out");
+        let name = name.file_name().expect("file name");
+        let read = |dir: &std::path::Path| std::fs::read_to_string(dir.join(name)).expect(".out file");
+        assert_eq!(read(&one), read(&two), "{name:?}");
+    }
 }
