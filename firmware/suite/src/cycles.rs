@@ -66,7 +66,17 @@ impl<const N: usize> Marks<N> {
     }
 
     /// Lengths of the `N - 1` phases between consecutive marks.
-    pub fn phases(&self) -> [u64; N] {
+    ///
+    /// Every timestamp first passes through an empty asm block, ordered after the last mark:
+    /// the subtractions depend on its outputs, so the compiler cannot schedule them into a
+    /// measured window (left alone, it fills the last window's load latencies with them).
+    pub fn phases(mut self) -> [u64; N] {
+        for t in self.at.iter_mut() {
+            let (mut lo, mut hi) = (*t as u32, (*t >> 32) as u32);
+            // SAFETY: an empty instruction sequence; it only claims to change two registers.
+            unsafe { asm!("/* {lo} {hi} */", lo = inout(reg) lo, hi = inout(reg) hi, options(nostack)) };
+            *t = (u64::from(hi) << 32) | u64::from(lo);
+        }
         let mut out = [0; N];
         for i in 1..N {
             out[i - 1] = self.at[i].wrapping_sub(self.at[i - 1]);
