@@ -81,15 +81,15 @@ pub fn run<P: Platform>(platform: &mut P, b: &AesBenchmark, repetitions: u16) ->
     let cfg = config(d, encrypt, manual);
     let blocks = u16::try_from(input.len()).unwrap_or(u16::MAX);
 
-    if b.status_pad.is_some() && b.granularity != Granularity::PerBlock {
+    if b.status_pad.is_some() && b.granularity == Granularity::Total {
         return Err(BenchError::new(
             cyclebench_protocol::ErrorKind::InvalidParameter,
-            alloc::string::String::from("status_pad applies to per_block granularity only"),
+            alloc::string::String::from("status_pad applies to per-block windows only (granularity b or i)"),
         ));
     }
     let width = match b.granularity {
         Granularity::Total => 3,
-        Granularity::PerBlock => 5,
+        Granularity::PerBlock | Granularity::Interface => 5,
     };
     let mut samples = Samples::new(width, repetitions)?;
     let mut output = alloc::vec![[0u32; 4]; input.len()];
@@ -97,8 +97,18 @@ pub fn run<P: Platform>(platform: &mut P, b: &AesBenchmark, repetitions: u16) ->
         output.iter_mut().for_each(|o| *o = [0; 4]);
         let row = match b.granularity {
             Granularity::Total => total(module.module, &cfg, &input, &mut output, b.tight).map(|p| p.to_vec()),
-            Granularity::PerBlock => {
-                per_block(module.module, &cfg, &input, &mut output, b.tight, b.status_pad).map(|p| p.to_vec())
+            Granularity::PerBlock | Granularity::Interface => {
+                let interface = b.granularity == Granularity::Interface;
+                per_block(
+                    module.module,
+                    &cfg,
+                    &input,
+                    &mut output,
+                    b.tight,
+                    b.status_pad,
+                    interface,
+                )
+                .map(|p| p.to_vec())
             }
         }
         .map_err(|e| BenchError::module("aes", e))?;
@@ -120,7 +130,7 @@ pub fn run<P: Platform>(platform: &mut P, b: &AesBenchmark, repetitions: u16) ->
             deinit: s[2],
             blocks,
         }),
-        Granularity::PerBlock => Phases::AesPerBlock(AesPerBlockPhases {
+        Granularity::PerBlock | Granularity::Interface => Phases::AesPerBlock(AesPerBlockPhases {
             init: s[0],
             write: s[1],
             compute: s[2],
@@ -187,7 +197,8 @@ fn total<M: AesEngine>(
 
 /// init | Σ write | Σ compute | Σ read | deinit, one block at a time. With a status pad the
 /// compute phase is: start, `pad` nops, one status read, and the busy-wait only if that read
-/// came too early.
+/// came too early. With `interface` (the thesis's boundaries) the ready check and the loads of
+/// the block from RAM happen before the write window, which holds only the register stores.
 #[link_section = crate::placement::measured_section!()]
 #[inline(never)]
 fn per_block<M: AesEngine>(
@@ -197,6 +208,7 @@ fn per_block<M: AesEngine>(
     output: &mut [[u32; 4]],
     tight: bool,
     status_pad: Option<u16>,
+    interface: bool,
 ) -> Result<[u64; 5], ModuleError> {
     let mut sums = [0u64; 5];
     let mut setup = Marks::<2>::new();
@@ -206,11 +218,22 @@ fn per_block<M: AesEngine>(
     sums[0] = setup.phases()[0];
     for (i, o) in input.iter().zip(output.iter_mut()) {
         let mut marks = Marks::<4>::new();
-        marks.mark();
-        if !tight {
-            e.wait_for_input_ready()?;
+        if interface {
+            if !tight {
+                e.wait_for_input_ready()?;
+            }
+            // The block's words into registers before the window: the mark reads no memory
+            // but is not `nomem`, so these loads cannot move past it.
+            let words = *i;
+            marks.mark();
+            e.write_block(&words);
+        } else {
+            marks.mark();
+            if !tight {
+                e.wait_for_input_ready()?;
+            }
+            e.write_block(i);
         }
-        e.write_block(i);
         marks.mark();
         if cfg.manual {
             e.trigger_start();
