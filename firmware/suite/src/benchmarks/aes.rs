@@ -273,7 +273,7 @@ fn per_block<M: AesEngine>(
 fn in_register(block: &mut [u32; 4]) -> &mut [u32; 4] {
     let mut address = core::ptr::from_mut(block);
     // SAFETY: an empty instruction sequence; the address goes in and comes out unchanged.
-    unsafe { core::arch::asm!("/* {0} */", inout(reg) address, options(nostack, nomem, preserves_flags)) };
+    unsafe { core::arch::asm!("/* {0} */", inout(reg) address, options(nostack, preserves_flags)) };
     // SAFETY: `address` is `block`'s, unchanged, and `block`'s borrow ends here.
     unsafe { &mut *address }
 }
