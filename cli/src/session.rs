@@ -312,7 +312,10 @@ impl Session {
                         && (!accepted || self.link.partial_line() || probe.is_some())
                 }
                 Some(Ok((Some(r), Reply::Accepted))) if *r == id => {
+                    // Busy with the request: an outstanding probe is answered only after it,
+                    // so it is no reason to keep probing.
                     accepted = true;
+                    probe = None;
                     backoff = self.timing.silence;
                     false
                 }
