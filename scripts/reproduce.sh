@@ -4,7 +4,7 @@
 #   scripts/reproduce.sh [earlgrey] [ibex]      (default: both)
 #
 # earlgrey: the thesis's evaluation on both Earl Grey models (builds them on first use,
-#           10-15 minutes each on 2 cores; each run then takes tens of minutes of simulation).
+#           10-15 minutes each on 2 cores; each run then takes minutes of simulation).
 # ibex:     seed 2's software-cryptography study on ibex-sim and ibex-sim-zbb (models build in
 #           seconds; the runs take under a minute).
 # A study not named reuses its results under results/reproduction/ from an earlier run.
@@ -24,15 +24,17 @@ cargo build --release --quiet -p cyclebench
 bin=target/release/cyclebench
 # A failed benchmark is recorded (and shown in the document); it does not stop the script.
 if wants earlgrey; then
-    sets=(benchmarks/sha2.bench benchmarks/sha3.bench benchmarks/aes_total.bench benchmarks/aes_per_block.bench
-          benchmarks/aes_tight.bench benchmarks/aes_timed_readout.bench benchmarks/rng.bench benchmarks/micro.bench)
+    # Every thesis set, as the README's main command runs them (its "Tool speed" figure).
+    sets=(benchmarks/*.bench)
     rm -rf "$out/unmasked" "$out/masked"
     "$bin" run --target earlgrey-sim-unmasked --no-report --out "$out/unmasked" "${sets[@]}" || true
     "$bin" run --target earlgrey-sim --no-report --out "$out/masked" "${sets[@]}" || true
 fi
 if wants ibex; then
-    rm -rf "$out/ibex" "$out/ibex-zbb"
+    rm -rf "$out/ibex" "$out/ibex-zbb" "$out/ibex-one-instance"
     "$bin" run --target ibex-sim --no-report --out "$out/ibex" benchmarks/swcrypto/*.bench || true
+    # The same sets with one instance: the speed-up of --jobs (default: one per core).
+    "$bin" run --target ibex-sim --jobs 1 --no-report --out "$out/ibex-one-instance" benchmarks/swcrypto/*.bench || true
     "$bin" run --target ibex-sim-zbb --no-report --out "$out/ibex-zbb" benchmarks/swcrypto/*.bench || true
     # Seed 2's Figures 1 and 2 re-drawn from the ibex-sim run, for the document.
     "$bin" report "$out/ibex" > /dev/null
@@ -40,12 +42,13 @@ if wants ibex; then
     cp "$out/ibex/plots/software-mp-addition.svg" docs/figures/seed2-fig1-mp-addition.svg
     cp "$out/ibex/plots/software-mp-multiplication.svg" docs/figures/seed2-fig2-mp-multiplication.svg
 fi
-for d in unmasked masked ibex ibex-zbb; do
+for d in unmasked masked ibex ibex-zbb ibex-one-instance; do
     if [ ! -f "$out/$d/results.jsonl" ]; then
         echo "reproduce: no results in $out/$d; run scripts/reproduce.sh with its study first" >&2
         exit 1
     fi
 done
 "$bin" reproduction --unmasked "$out/unmasked" --masked "$out/masked" \
-    --ibex "$out/ibex" --ibex-zbb "$out/ibex-zbb" --out docs/reproduction.md
+    --ibex "$out/ibex" --ibex-zbb "$out/ibex-zbb" --ibex-one-instance "$out/ibex-one-instance" \
+    --out docs/reproduction.md
 echo "reproduce: wrote docs/reproduction.md"

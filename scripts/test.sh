@@ -26,6 +26,7 @@ echo "== clippy (firmware workspace)"
 (cd firmware && cargo clippy --workspace --release --quiet --features cyclebench-suite/qemu-virt --target-dir "$fw_target_dir" -- -D warnings)
 (cd firmware && cargo clippy --release --quiet -p cyclebench-suite --features qemu-virt,selftest --target-dir "$fw_target_dir" -- -D warnings)
 (cd firmware && cargo clippy --release --quiet -p cyclebench-suite --features earlgrey,aes-unmasked --target-dir "$fw_target_dir" -- -D warnings)
+(cd firmware && cargo clippy --release --quiet -p cyclebench-suite --features earlgrey,aes-unmasked,sim-link --target-dir "$fw_target_dir" -- -D warnings)
 (cd firmware && cargo clippy --release --quiet -p cyclebench-suite --features ibex-sim,selftest --target-dir "$fw_target_dir" -- -D warnings)
 (cd firmware && cargo clippy --quiet -p cyclebench-datasets -p cyclebench-swcrypto -p cyclebench-modules --all-targets --target "$host" --target-dir "$fw_target_dir" -- -D warnings)
 
@@ -38,7 +39,7 @@ timeout 1200 cargo test --workspace --quiet
 echo "== Earl Grey model (built once, then cached in ~/.cache/cyclebench)"
 bash sim/earlgrey/build.sh masked > /dev/null
 
-echo "== end to end on the Earl Grey model: smoke set, hardware results verified"
+echo "== end to end on the Earl Grey model: smoke set, hardware results verified, mailbox and UART agree"
 timeout 1800 cargo test --quiet -p cyclebench --test earlgrey -- --ignored
 
 echo "== Ibex model (built once, then cached in ~/.cache/cyclebench)"

@@ -2,6 +2,8 @@
 
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
 
+use cyclebench_protocol::Check;
+
 use crate::results::{Record, Status};
 
 /// Renders one row per record.
@@ -18,13 +20,16 @@ pub fn table(records: &[Record]) -> Table {
         "phases (corrected) / reason",
     ]);
     for r in records {
-        let status = match r.status {
-            Status::Ok if r.verified => "ok, verified",
-            Status::Ok => "ok",
-            Status::Unsupported => "unsupported",
-            Status::Error => "ERROR",
+        let status = match (r.status, r.check) {
+            (Status::Ok, Some(Check::KnownAnswer)) => "ok, verified",
+            (Status::Ok, Some(Check::Plausibility)) => "ok, plausible",
+            (Status::Ok, Some(Check::Unverifiable)) => "ok, unverifiable",
+            (Status::Ok, None) => "ok",
+            (Status::Unsupported, _) => "unsupported",
+            (Status::Error, _) => "ERROR",
         };
         let detail = match r.status {
+            Status::Ok if r.phases.is_empty() => r.result_summary(),
             Status::Ok => r
                 .phases
                 .iter()

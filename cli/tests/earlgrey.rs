@@ -1,38 +1,47 @@
 //! End-to-end on the Earl Grey Verilator model: the real CLI, the real suite, hardware
-//! accelerators. The model takes 10–15 minutes to build the first time and each request
-//! several seconds of simulation, so these tests are `#[ignore]`d in a plain `cargo test`;
-//! `scripts/test.sh` builds the model and runs them with `--ignored`.
+//! accelerators, over the testbench's mailbox (the default link) and over the chip's UART (as
+//! a board is reached). The model takes 10–15 minutes to build the first time and each request
+//! seconds of simulation (over the UART far longer), so these tests are `#[ignore]`d in a
+//! plain `cargo test`; `scripts/test.sh` builds the model and runs them with `--ignored`.
 
 mod common;
 
 use common::{cyclebench, records, text};
+use serde_json::Value;
 
-#[test]
-#[ignore = "needs the Earl Grey model (scripts/test.sh builds it and runs this)"]
-fn smoke_set_gives_verified_hardware_results_on_earlgrey_sim() {
+/// The model CI builds: the snapshot's default, masked AES.
+const TARGET: &str = "earlgrey-sim";
+
+/// Runs the smoke set on `TARGET` over `link` with one model instance and returns its records
+/// after checking that every one is a verified hardware result.
+fn smoke_records(link: &str) -> Vec<Value> {
     let out = tempfile::tempdir().unwrap();
     let o = cyclebench(&[
         "run",
         "--target",
-        "earlgrey-sim",
+        TARGET,
+        "--link",
+        link,
+        "--jobs",
+        "1",
         "--no-report",
         "--out",
         out.path().to_str().unwrap(),
         "benchmarks/smoke/smoke.bench",
     ]);
     let log = text(&o);
-    assert!(o.status.success(), "{log}");
+    assert!(o.status.success(), "--link {link}: {log}");
     let records = records(out.path());
-    assert_eq!(records.len(), 6, "{log}");
+    assert_eq!(records.len(), 6, "--link {link}: {log}");
     for r in &records {
-        assert_eq!(r["status"], "ok", "{r}");
-        assert_eq!(r["verified"], true, "{r}");
-        assert_eq!(r["cycle_accurate"], true, "{r}");
-        assert_eq!(r["platform"], "earlgrey", "{r}");
+        assert_eq!(r["status"], "ok", "--link {link}: {r}");
+        assert_eq!(r["verified"], true, "--link {link}: {r}");
+        assert_eq!(r["cycle_accurate"], true, "--link {link}: {r}");
+        assert_eq!(r["platform"], "earlgrey", "--link {link}: {r}");
     }
     // Accelerators, not software, answered.
     for r in records.iter().filter(|r| r["benchmark"] != "micro") {
-        assert_eq!(r["implementation"], "hardware", "{r}");
+        assert_eq!(r["implementation"], "hardware", "--link {link}: {r}");
     }
     let aes = records.iter().find(|r| r["dataset"] == "ecb-256-1b").unwrap();
     assert_eq!(aes["implementation_name"], "aes-masked", "{aes}");
@@ -43,4 +52,24 @@ fn smoke_set_gives_verified_hardware_results_on_earlgrey_sim() {
         assert_eq!(stats["min"], stats["max"], "{phase} varies: {micro}");
     }
     assert!(micro["phases"]["nop10"].as_u64().unwrap() >= 10, "{micro}");
+    records
+}
+
+#[test]
+#[ignore = "needs the Earl Grey model (scripts/test.sh builds it and runs this)"]
+fn smoke_set_is_verified_and_the_mailbox_and_the_uart_give_the_same_cycles() {
+    // The testbench's mailbox only saves the UART's simulated time, which lies outside every
+    // measured window: every count must be the one the UART, as on a board, gives. The two
+    // runs are independent models; they run side by side.
+    let (mailbox, uart) = std::thread::scope(|s| {
+        let uart = s.spawn(|| smoke_records("uart"));
+        (smoke_records("mailbox"), uart.join().expect("the UART run"))
+    });
+    for (m, u) in mailbox.iter().zip(&uart) {
+        assert_eq!((&m["file"], &m["line"]), (&u["file"], &u["line"]));
+        for field in ["phases", "raw_phases", "statistics", "overhead", "total_cycles", "fifo"] {
+            assert_eq!(m[field], u[field], "{field} of {}:{}: {m} / {u}", m["file"], m["line"]);
+        }
+        assert!(m["raw_phases"].as_object().is_some_and(|p| !p.is_empty()), "{m}");
+    }
 }

@@ -95,3 +95,38 @@ fn zbb_variants_verify_and_save_cycles_on_ibex_sim_zbb() {
         );
     }
 }
+
+#[test]
+#[ignore = "needs the Ibex model (scripts/test.sh builds it and runs this)"]
+fn leakage_test_flags_the_leaky_control_and_clears_the_constant_time_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("controls.bench");
+    let line = |operation: &str, measurements: u32| {
+        format!(
+            r#"{{"leakage": {{"operation": "{operation}", "variant": "rv32i", "secret": "data", "measurements": {measurements}, "seed": 1}}}}"#
+        )
+    };
+    let lines = [line("compare-leaky", 10_000), line("compare-ct", 100_000)];
+    std::fs::write(&file, lines.join("\n")).unwrap();
+    let (log, records) = run_set("ibex-sim", file.to_str().unwrap());
+    assert_eq!(records.len(), 2, "{log}");
+    for (r, measurements) in records.iter().zip([10_000, 100_000]) {
+        assert_eq!(r["status"], "ok", "{r}");
+        assert_eq!(r["verified"], true, "{r}");
+        assert_eq!(r["measurements"], measurements, "{r}");
+        let counts = r["class0_count"].as_u64().unwrap() + r["class1_count"].as_u64().unwrap();
+        assert_eq!(counts, measurements, "{r}");
+    }
+    let (leaky, constant) = (&records[0], &records[1]);
+    assert_eq!(leaky["verdict"], "leak", "{leaky}");
+    assert!(leaky["max_abs_t"].as_f64().unwrap() > 10.0, "{leaky}");
+    // Class 0 equals the reference and compares all 16 bytes; class 1 leaves early.
+    assert!(leaky["class0_mean"].as_f64() > leaky["class1_mean"].as_f64(), "{leaky}");
+    assert_eq!(leaky["code_symbol"], "cb_compare_leaky_rv32i", "{leaky}");
+    assert_eq!(constant["verdict"], "no-leak-detected", "{constant}");
+    assert!(constant["max_abs_t"].as_f64().unwrap() <= 4.5, "{constant}");
+    // Exact timing: every call of the constant-time comparison takes the same time.
+    for field in ["class0_max", "class1_min", "class1_max"] {
+        assert_eq!(constant[field], constant["class0_min"], "{field}: {constant}");
+    }
+}

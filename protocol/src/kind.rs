@@ -80,16 +80,18 @@ pub enum DatasetFamily {
 }
 
 /// A fact about a request or a result that results files keep beside the phases.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Field {
     /// Text, e.g. a primitive's name.
     Text(String),
     /// A count, size or address.
     Number(u64),
+    /// A quantity with a fraction, e.g. a mean or a test statistic (a JSON number).
+    Decimal(f64),
 }
 
 /// How a request reads in results files and reports.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Description {
     /// The module the benchmark exercises; `None` for the CPU itself.
     pub module: Option<Module>,

@@ -19,7 +19,7 @@ use anyhow::{Context, Result};
 use faults::FaultInjector;
 pub use process::spawn;
 pub use serial::open_serial;
-pub use simulator::spawn_with_pty;
+pub use simulator::{spawn_with_pty, Pty};
 
 /// Longest line kept from a target; a runaway target cannot exhaust host memory.
 const MAX_HOST_LINE: usize = 64 * 1024;
@@ -45,6 +45,8 @@ pub struct Link {
     lines: Receiver<Incoming>,
     /// Kept so that dropping the link stops the simulator.
     child: Option<std::process::Child>,
+    /// The simulator's working directory, removed once the simulator is stopped.
+    scratch: Option<tempfile::TempDir>,
     /// Human-readable description, e.g. "qemu-system-riscv32 (pid 123)".
     pub description: String,
     closed: Option<String>,
@@ -85,6 +87,7 @@ impl Link {
             writer,
             lines: rx,
             child,
+            scratch: None,
             description,
             closed: None,
             outgoing_faults: None,
@@ -93,6 +96,11 @@ impl Link {
             last_byte,
             partial,
         }
+    }
+
+    /// Keeps `dir`, the simulator's working directory, until the simulator is stopped.
+    pub fn keep_scratch(&mut self, dir: tempfile::TempDir) {
+        self.scratch = Some(dir);
     }
 
     /// Whether bytes of an unfinished line have arrived.

@@ -161,6 +161,41 @@ mod tests {
         assert!(!md.contains("phases-02"), "{md}");
     }
 
+    /// A leakage record as `cyclebench run` writes it (unused fields left out).
+    fn leakage(line: usize, operation: &str, t: f64, test: u64, verdict: &str, means: (f64, f64)) -> String {
+        format!(
+            r#"{{"status":"ok","target":"ibex-sim","platform":"ibex-sim","file":"leak.bench","line":{line},"benchmark":"leakage","module":"cpu","implementation":"software","verified":true,"cycle_accurate":true,"repetitions":1,"overhead":4,"phases":{{}},"total_cycles":0,"operation":"{operation}","variant":"rv32i","secret":"data","seed":1,"measurements":10000,"max_abs_t":{t},"max_abs_t_test":{test},"verdict":"{verdict}","class0_count":5000,"class0_mean":{},"class0_variance":0.0,"class1_count":5000,"class1_mean":{},"class1_variance":0.25,"entry":1234,"code_symbol":"cb_{operation}_rv32i","code_bytes":66,"firmware_revision":"abc","timestamp":"2026-11-22T03:19:21+00:00"}}"#,
+            means.0, means.1,
+        )
+    }
+
+    #[test]
+    fn leakage_results_get_their_table_and_no_phase_chart() {
+        let dir = tempfile::tempdir().unwrap();
+        let lines = [
+            leakage(1, "compare-leaky", 42949672.95, 0, "leak", (183.0, 32.5)),
+            leakage(2, "compare-ct", 0.0, 0, "no-leak-detected", (199.0, 199.0)),
+            leakage(3, "mp-mul", 39.46, 3, "leak", (2224.0, 2221.95)),
+        ];
+        std::fs::write(dir.path().join("results.jsonl"), lines.join("\n")).unwrap();
+        let written = write(dir.path()).unwrap();
+        assert_eq!(written.plots, 0);
+        let md = std::fs::read_to_string(&written.markdown).unwrap();
+        assert!(md.contains("## Leakage tests"), "{md}");
+        for row in [
+            "| leak.bench:1 | compare-leaky | rv32i | data |  | 10000 | unbounded | uncropped | **leak** | 183.00 (0.00) | 32.50 (0.25) | cb_compare-leaky_rv32i |",
+            "| leak.bench:2 | compare-ct | rv32i | data |  | 10000 | 0.00 | uncropped | **no-leak-detected** | 199.00 (0.00) | 199.00 (0.25) | cb_compare-ct_rv32i |",
+            "| leak.bench:3 | mp-mul | rv32i | data |  | 10000 | 39.46 | crop 3 | **leak** |",
+        ] {
+            assert!(md.contains(row), "{row}\n{md}");
+        }
+        // No phases: no chart and no total of zero cycles in the results table.
+        assert!(md.contains("Not charted: leakage: "), "{md}");
+        assert!(!md.contains("| 0 |  |  |"), "{md}");
+        let html = std::fs::read_to_string(&written.html).unwrap();
+        assert!(html.contains("<td class=\"n\">unbounded</td><td>uncropped</td><td><strong>leak</strong></td>"));
+    }
+
     #[test]
     fn results_without_software_have_no_software_section() {
         let dir = tempfile::tempdir().unwrap();

@@ -302,6 +302,42 @@ pub struct SoftwareRow {
     pub code_bytes: Option<u64>,
 }
 
+/// A row of the leakage table: one constant-time test.
+#[derive(Clone, Debug, Serialize)]
+pub struct LeakageRow {
+    /// `file.bench:line`.
+    pub location: String,
+    /// Primitive or control timed.
+    pub operation: String,
+    /// Variant.
+    pub variant: String,
+    /// The input that was random in class 1 (`key` or `data`).
+    pub secret: String,
+    /// `64 B` or `8 limbs`; empty for fixed-size operations.
+    pub length: String,
+    /// Timed calls, both classes.
+    pub measurements: Option<u64>,
+    /// The largest |t| of the tests.
+    pub max_abs_t: Option<f64>,
+    /// Whether that |t| is the suite's sentinel for two constant classes with different times
+    /// (or a larger |t| saturated at it).
+    pub unbounded: bool,
+    /// Which test gave it: `uncropped` or `crop k`.
+    pub test: String,
+    /// `leak` or `no-leak-detected`.
+    pub verdict: String,
+    /// Mean cycles of class 0 (fixed input).
+    pub class0_mean: Option<f64>,
+    /// Variance of class 0.
+    pub class0_variance: Option<f64>,
+    /// Mean cycles of class 1 (random input).
+    pub class1_mean: Option<f64>,
+    /// Variance of class 1.
+    pub class1_variance: Option<f64>,
+    /// Function timed (Rust names demangled).
+    pub code_symbol: String,
+}
+
 /// Everything a report shows.
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
@@ -324,6 +360,8 @@ pub struct Report {
     pub software_charts: Vec<SoftwareChart>,
     /// Every measured software primitive.
     pub software: Vec<SoftwareRow>,
+    /// Every constant-time (leakage) test.
+    pub leakage: Vec<LeakageRow>,
     /// Hardware/software pairs.
     pub speedups: Vec<Speedup>,
     /// File stem of the speed-up plot, when there are pairs.
@@ -343,6 +381,7 @@ fn not_stacked(benchmark: &str) -> Option<&'static str> {
     match benchmark {
         "micro" => Some("its blocks are independent instruction sequences, not phases of one operation"),
         "software" => Some("each primitive is a single phase (run), charted under Software primitives"),
+        "leakage" => Some("its result is timing statistics of many calls, not phases, tabled under Leakage tests"),
         _ => None,
     }
 }
@@ -351,7 +390,7 @@ impl Report {
     /// Works the report out from a results directory.
     pub fn build(results: &Results) -> Self {
         let records = &results.records;
-        let measured: Vec<&Record> = records.iter().filter(|r| r.is_measurement()).collect();
+        let measured: Vec<&Record> = records.iter().filter(|r| measured(r)).collect();
         let not_cycle_accurate = measured.iter().any(|r| r.cycle_accurate != Some(true));
         let show_mean = measured.iter().any(|r| r.cycle_accurate != Some(true) && r.repeated());
         let header = header(records, &measured);
@@ -367,6 +406,7 @@ impl Report {
             cpb_charts: cpb_charts(&measured),
             software_charts: software_charts(&measured),
             software: measured.iter().filter_map(|r| software_row(r)).collect(),
+            leakage: measured.iter().filter_map(|r| leakage_row(r)).collect(),
             speedup_chart: (!speedups.is_empty()).then(|| String::from("speedup")),
             speedups,
             measurements: measured.iter().map(|r| measurement(r)).collect(),
@@ -374,6 +414,12 @@ impl Report {
             not_measured: records.iter().filter_map(not_measured).collect(),
         }
     }
+}
+
+/// Whether a record reports a measurement: cycle counts, or the result of a kind that declares
+/// no phases (a leakage test's statistics), which would otherwise read as a control request.
+fn measured(r: &Record) -> bool {
+    r.is_measurement() || (r.status == Status::Ok && r.benchmark_kind().is_some_and(|k| k.phases().is_empty()))
 }
 
 fn unknown() -> String {
@@ -481,7 +527,8 @@ fn measurement(r: &Record) -> Measurement {
                 cycles: *cycles,
             })
             .collect(),
-        total: r.total_cycles,
+        // A result without phases (a leakage test's statistics) has no total to show.
+        total: r.total_cycles.filter(|_| !r.phases.is_empty()),
         bytes: r.bytes,
         cycles_per_byte: r.cycles_per_byte(),
     }
@@ -546,7 +593,10 @@ fn phase_charts(measured: &[&Record]) -> Vec<PhaseChart> {
     // one study, and bars with different phases would not share a legend order.
     type Key<'a> = (&'a str, &'a str, Vec<String>);
     let mut groups: Vec<(Key, Vec<&Record>)> = Vec::new();
-    for r in measured.iter().filter(|r| not_stacked(&r.benchmark).is_none()) {
+    for r in measured
+        .iter()
+        .filter(|r| not_stacked(&r.benchmark).is_none() && !r.phases.is_empty())
+    {
         let key = (
             r.file.as_str(),
             r.benchmark.as_str(),
@@ -810,6 +860,42 @@ fn software_row(r: &Record) -> Option<SoftwareRow> {
         stack_bytes: r.stack_bytes(),
         code_symbol: r.code_symbol.as_deref().map(demangle).unwrap_or_default(),
         code_bytes: r.code_bytes,
+    })
+}
+
+fn leakage_row(r: &Record) -> Option<LeakageRow> {
+    if r.benchmark != "leakage" {
+        return None;
+    }
+    let decimal = |field: &str| r.details.get(field).and_then(serde_json::Value::as_f64);
+    let text = |field: &str| r.text(field).unwrap_or_default().to_owned();
+    let length = match (r.limbs(), r.number("length_bytes")) {
+        (Some(limbs), _) => format!("{limbs} limbs"),
+        (None, Some(bytes)) => format!("{bytes} B"),
+        (None, None) => String::new(),
+    };
+    let max_abs_t = decimal("max_abs_t");
+    let unbounded = f64::from(cyclebench_protocol::LEAK_T_UNBOUNDED) / 100.0;
+    Some(LeakageRow {
+        location: r.location(),
+        operation: text("operation"),
+        variant: text("variant"),
+        secret: text("secret"),
+        length,
+        measurements: r.number("measurements"),
+        unbounded: max_abs_t.is_some_and(|t| t >= unbounded),
+        max_abs_t,
+        test: match r.number("max_abs_t_test") {
+            Some(0) => String::from("uncropped"),
+            Some(k) => format!("crop {k}"),
+            None => String::new(),
+        },
+        verdict: text("verdict"),
+        class0_mean: decimal("class0_mean"),
+        class0_variance: decimal("class0_variance"),
+        class1_mean: decimal("class1_mean"),
+        class1_variance: decimal("class1_variance"),
+        code_symbol: r.code_symbol.as_deref().map(demangle).unwrap_or_default(),
     })
 }
 

@@ -84,7 +84,9 @@ pub(super) fn write(w: &mut String, unmasked: &Run, masked: Option<&Run>) {
     rng(w, unmasked);
     driver_speed(w, unmasked);
     findings::write(w, unmasked, masked);
-    tool_speed(w, unmasked, masked);
+    let mut runs = vec![("earlgrey-sim-unmasked", unmasked)];
+    runs.extend(masked.map(|m| ("earlgrey-sim", m)));
+    super::speed::write(w, &runs);
 }
 
 fn hash_table(out: &mut String, run: &Run, style: &str, thesis: &[HashStep]) {
@@ -340,29 +342,6 @@ fn driver_speed(w: &mut String, unmasked: &Run) {
     }
 }
 
-/// Requests, wall time and simulated cycles of each run.
-fn tool_speed(w: &mut String, unmasked: &Run, masked: Option<&Run>) {
-    let _ = writeln!(w, "### Tool speed\n");
-    for (name, run) in [("unmasked", Some(unmasked)), ("masked", masked)] {
-        let Some(meta) = run.and_then(|r| r.meta.as_ref()) else {
-            continue;
-        };
-        let wall = meta["wall_seconds"].as_f64().unwrap_or(0.0);
-        let cycles = meta["simulated_cycles"].as_u64();
-        let requests = meta["requests"].as_u64().unwrap_or(0);
-        let speed = cycles
-            .filter(|_| wall > 0.0)
-            .map_or("unknown".into(), |c| format!("{:.0}", c as f64 / wall));
-        let per_minute = if wall > 0.0 { requests as f64 * 60.0 / wall } else { 0.0 };
-        let _ = writeln!(
-            w,
-            "- {name}: {requests} requests in {wall:.0} s wall ({per_minute:.1} benchmarks per minute), \
-             {speed} simulated cycles per wall second (including model start-up and boot)"
-        );
-    }
-    let _ = writeln!(w);
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::testdata::{failed, line, ok, run_of};
@@ -520,9 +499,9 @@ mod tests {
             "{out}"
         );
         assert_eq!(
-            line(&out, "### Tool speed", "- unmasked"),
-            "- unmasked: 10 requests in 20 s wall (30.0 benchmarks per minute), 5000 simulated \
-             cycles per wall second (including model start-up and boot)"
+            line(&out, "### Tool speed", "- earlgrey-sim-unmasked"),
+            "- earlgrey-sim-unmasked: 10 requests in 20.0 s wall (30.0 benchmarks per minute), 5000 \
+             simulated cycles per wall second (including firmware build check, model start-up and boot)"
         );
     }
 

@@ -13,6 +13,7 @@ mod earlgrey_findings;
 mod record;
 mod reference;
 mod results;
+mod speed;
 mod study;
 mod study_findings;
 #[cfg(test)]
@@ -42,6 +43,10 @@ pub struct Args {
     /// Results directory of the same sets on ibex-sim-zbb.
     #[arg(long, requires = "ibex")]
     ibex_zbb: Option<PathBuf>,
+    /// Results directory of the ibex-sim sets run with one instance (`--jobs 1`), for the
+    /// speed-up of several instances.
+    #[arg(long, requires = "ibex")]
+    ibex_one_instance: Option<PathBuf>,
     /// Output file (default: stdout).
     #[arg(long)]
     out: Option<PathBuf>,
@@ -51,8 +56,13 @@ pub struct Args {
 pub fn run(args: Args) -> Result<bool> {
     let load = |dir: &Option<PathBuf>| dir.as_deref().map(Run::load).transpose();
     let (unmasked, masked) = (load(&args.unmasked)?, load(&args.masked)?);
-    let (ibex, zbb) = (load(&args.ibex)?, load(&args.ibex_zbb)?);
-    let out = document(unmasked.as_ref(), masked.as_ref(), ibex.as_ref(), zbb.as_ref());
+    let (ibex, zbb, one) = (load(&args.ibex)?, load(&args.ibex_zbb)?, load(&args.ibex_one_instance)?);
+    let software = ibex.as_ref().map(|ibex| Software {
+        ibex,
+        zbb: zbb.as_ref(),
+        one_instance: one.as_ref(),
+    });
+    let out = document(unmasked.as_ref(), masked.as_ref(), software);
     match args.out {
         Some(path) => std::fs::write(&path, &out).with_context(|| format!("writing {}", path.display()))?,
         None => print!("{out}"),
@@ -60,15 +70,22 @@ pub fn run(args: Args) -> Result<bool> {
     Ok(true)
 }
 
+/// The runs of seed 2's study.
+struct Software<'a> {
+    ibex: &'a Run,
+    zbb: Option<&'a Run>,
+    one_instance: Option<&'a Run>,
+}
+
 /// The document from the runs given: the Earl Grey section when there is an unmasked run, the
 /// study when there is an `ibex-sim` run.
-fn document(unmasked: Option<&Run>, masked: Option<&Run>, ibex: Option<&Run>, zbb: Option<&Run>) -> String {
+fn document(unmasked: Option<&Run>, masked: Option<&Run>, software: Option<Software>) -> String {
     let mut out = String::from("# Reproduction of the published measurements\n\n");
     if let Some(unmasked) = unmasked {
         earlgrey::write(&mut out, unmasked, masked);
     }
-    if let Some(ibex) = ibex {
-        study::write(&mut out, ibex, zbb);
+    if let Some(s) = software {
+        study::write(&mut out, s.ibex, s.zbb, s.one_instance);
     }
     // One newline at the end, however the last section ends.
     let end = out.trim_end().len();

@@ -32,7 +32,7 @@ pub(super) fn change(ours: Option<f64>, reference: f64) -> String {
 }
 
 /// Writes the study section.
-pub(super) fn write(w: &mut String, ibex: &Run, zbb: Option<&Run>) {
+pub(super) fn write(w: &mut String, ibex: &Run, zbb: Option<&Run>, one_instance: Option<&Run>) {
     let _ = writeln!(
         w,
         "## Seed 2's software-cryptography study on the Ibex model\n\n\
@@ -63,7 +63,8 @@ pub(super) fn write(w: &mut String, ibex: &Run, zbb: Option<&Run>) {
     findings::write(w, ibex, zbb);
     let mut runs = vec![("ibex-sim", ibex)];
     runs.extend(zbb.map(|z| ("ibex-sim-zbb", z)));
-    tool_speed(w, &runs);
+    runs.extend(one_instance.map(|o| ("ibex-sim, one instance", o)));
+    super::speed::write(w, &runs);
 }
 
 /// Table 1: the paper's E31 and Cortex-M4 figures against our Rust and RV32I assembly.
@@ -178,31 +179,6 @@ fn mp_figures(w: &mut String, ibex: &Run) {
     let _ = writeln!(w);
 }
 
-/// Requests, wall time and simulated cycles of each run.
-fn tool_speed(w: &mut String, runs: &[(&str, &Run)]) {
-    let _ = writeln!(w, "### Tool speed\n");
-    for (name, run) in runs {
-        let Some(meta) = run.meta.as_ref() else {
-            continue;
-        };
-        let wall = meta["wall_seconds"].as_f64().unwrap_or(0.0);
-        let requests = meta["requests"].as_u64().unwrap_or(0);
-        if wall <= 0.0 {
-            continue;
-        }
-        let speed = meta["simulated_cycles"]
-            .as_u64()
-            .map_or(String::from("unknown"), |c| format!("{:.2} M", c as f64 / wall / 1e6));
-        let _ = writeln!(
-            w,
-            "- {name}: {requests} requests in {wall:.1} s wall ({:.0} benchmarks per minute), {speed} \
-             simulated cycles per wall second (including firmware build check, model start and boot)",
-            requests as f64 * 60.0 / wall
-        );
-    }
-    let _ = writeln!(w);
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::testdata::{line, measured, not_measured, run_of};
@@ -221,7 +197,7 @@ mod tests {
             None,
         );
         let mut out = String::new();
-        write(&mut out, &ibex, None);
+        write(&mut out, &ibex, None, None);
         let t1 = "### Table 1";
         // 1000 against 912: +9.6 %; 1000 / 16 B = 62.5 c/B.
         assert_eq!(
@@ -271,7 +247,7 @@ mod tests {
             None,
         );
         let mut out = String::new();
-        write(&mut out, &ibex, Some(&zbb));
+        write(&mut out, &ibex, Some(&zbb), None);
         let t2 = "### Table 2";
         // 320 rotations per 64 B: 20480 over 4096 B; (110000 - 90000) / 20480 = 0.98 saved per
         // rotation; gain 1 - 90000/110000 = 18.2 %.
@@ -309,7 +285,7 @@ mod tests {
         records.push(measured("mp-add-reduced", "rv32i", Some(32), None, 630));
         let (_d, ibex) = run_of(&records, None);
         let mut out = String::new();
-        write(&mut out, &ibex, None);
+        write(&mut out, &ibex, None, None);
         let figures = "### Figures 1 and 2";
         assert_eq!(
             line(&out, figures, "| 6 |"),
@@ -327,7 +303,7 @@ mod tests {
 
         let (_e, never) = run_of(&records[..7], None);
         let mut out = String::new();
-        write(&mut out, &never, None);
+        write(&mut out, &never, None, None);
         assert!(
             out.contains("overtakes our schoolbook at no size up to 32 limbs;"),
             "{out}"

@@ -5,13 +5,18 @@
 use std::collections::{HashMap, VecDeque};
 
 use super::testdata::{inputs, line, runs, Inputs};
-use super::{document, reference};
+use super::{document, reference, Software};
 
 /// The document of `inputs`, its temporary results directories named by role so that two
 /// documents can be compared line by line.
 fn build(inputs: &Inputs) -> String {
     let (dirs, [unmasked, masked, ibex, zbb]) = runs(inputs);
-    let mut out = document(Some(&unmasked), Some(&masked), Some(&ibex), Some(&zbb));
+    let software = Software {
+        ibex: &ibex,
+        zbb: Some(&zbb),
+        one_instance: None,
+    };
+    let mut out = document(Some(&unmasked), Some(&masked), Some(software));
     for (dir, role) in dirs.iter().zip(["UNMASKED", "MASKED", "IBEX", "ZBB"]) {
         out = out.replace(&dir.path().display().to_string(), role);
     }

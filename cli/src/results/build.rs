@@ -64,6 +64,7 @@ impl Record {
             firmware_revision: ctx.revision.to_owned(),
             timestamp: chrono::Local::now().to_rfc3339(),
             details: Map::new(),
+            result_fields: Vec::new(),
         }
     }
 
@@ -125,8 +126,11 @@ impl Record {
             );
         }
         self.statistics = (m.repetitions > 1).then_some(stats);
-        self.total_cycles = Some(total);
-        self.add_fields(m.phases.fields());
+        // A kind without phases (a leakage test) reports statistics, not a cycle total.
+        self.total_cycles = (!self.phases.is_empty()).then_some(total);
+        let fields = m.phases.fields();
+        self.result_fields = fields.iter().map(|(name, _)| (*name).to_owned()).collect();
+        self.add_fields(fields);
         if let Some(entry) = self.number("entry") {
             if let Some(code) = symbols.and_then(|s| s.code(entry)) {
                 self.code_symbol = Some(code.symbol);
@@ -163,6 +167,7 @@ impl Record {
             let value = match field {
                 Field::Text(t) => Value::from(t),
                 Field::Number(n) => Value::from(n),
+                Field::Decimal(d) => Value::from(d),
             };
             self.details.insert(name.to_owned(), value);
         }

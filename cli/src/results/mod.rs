@@ -159,12 +159,25 @@ pub struct Record {
     /// (`primitive`, `variant`, `limbs`, `stack_bytes`, `blocks`, `fifo_max_depth`, ...).
     #[serde(flatten)]
     pub details: Map<String, Value>,
+    /// Which of `details` the result carried (rather than the request), in the result's order:
+    /// what a kind without phases (a leakage test) reports instead of cycles.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub result_fields: Vec<String>,
 }
 
 impl Record {
     /// Whether this record carries cycle counts (a control request answered `ok` does not).
     pub fn is_measurement(&self) -> bool {
         self.status == Status::Ok && !self.phases.is_empty()
+    }
+
+    /// The result's own facts as `name value` pairs, in the result's order.
+    pub fn result_summary(&self) -> String {
+        self.result_fields
+            .iter()
+            .filter_map(|name| self.details.get(name).map(|v| format!("{name} {}", plain(v))))
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 
     /// The benchmark kind, when the record names one.
@@ -281,5 +294,13 @@ impl Record {
         serde_json::from_str::<Value>(&self.request)
             .ok()
             .and_then(|r| r["software"]["length"].as_u64())
+    }
+}
+
+/// A JSON value as text, strings without their quotes.
+fn plain(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
     }
 }

@@ -9,7 +9,7 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
-use cyclebench_protocol::{Hello, Reply, Request, SuiteState};
+use cyclebench_protocol::{Check, Hello, Reply, Request, SuiteState};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::bench_file::{self, Action, Line};
@@ -425,6 +425,9 @@ pub fn run(args: Args) -> Result<bool> {
         "overhead": hello.overhead,
         "firmware_revision": revision,
         "started": started.to_rfc3339(),
+        "files": args.files,
+        "instances": count,
+        "link": args.target.link_name(),
         "wall_seconds": (wall_seconds * 10.0).round() / 10.0,
         "simulated_cycles": last_cycles,
         "requests": all.len(),
@@ -467,11 +470,24 @@ fn report_line(r: &Record, number: usize) {
     let what = format!("{}:{number} {}", r.file, r.benchmark);
     match r.status {
         Status::Ok => match r.total_cycles {
-            Some(c) => eprintln!("{what}: {c} cycles{}", if r.verified { ", verified" } else { "" }),
+            Some(c) => eprintln!("{what}: {c} cycles{}", checked(r.check)),
+            None if !r.result_fields.is_empty() => {
+                eprintln!("{what}: {}{}", r.result_summary(), checked(r.check))
+            }
             None => eprintln!("{what}: ok"),
         },
         Status::Unsupported => eprintln!("{what}: unsupported ({})", r.reason.as_deref().unwrap_or("")),
         Status::Error => eprintln!("{what}: ERROR {}", r.error.as_deref().unwrap_or("")),
+    }
+}
+
+/// How the output of a measured request was checked, for its progress line.
+fn checked(check: Option<Check>) -> &'static str {
+    match check {
+        Some(Check::KnownAnswer) => ", verified",
+        Some(Check::Plausibility) => ", plausible (no known answer on this hardware)",
+        Some(Check::Unverifiable) => ", unverifiable on this hardware",
+        None => "",
     }
 }
 

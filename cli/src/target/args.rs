@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use anyhow::Result;
 
-use super::{Target, Timeouts, TARGETS};
+use super::{LinkKind, Target, Timeouts, TARGETS};
 use crate::link::{self, Link};
 
 /// A board on `--port` boots in well under a second and runs the suite at full speed: a
@@ -25,9 +25,15 @@ pub struct TargetArgs {
     /// Baud rate for --port.
     #[arg(long, default_value_t = 115_200, requires = "port", value_parser = clap::value_parser!(u32).range(1..))]
     pub baud: u32,
-    /// Use this suite ELF instead of building one (--target only).
+    /// Use this suite ELF instead of building one (--target only; on a simulated Earl Grey it
+    /// must be built for the --link used: the suite's `sim-link` feature for the mailbox).
     #[arg(long, conflicts_with = "port")]
     pub firmware: Option<PathBuf>,
+    /// Host link on a simulated Earl Grey (--target only): `mailbox`, the default, is the
+    /// testbench's mailbox, which costs no simulated time; `uart` is the chip's UART at 7200
+    /// baud, as a board is reached. Cycle counts are the same over both.
+    #[arg(long, value_enum, conflicts_with = "port")]
+    pub link: Option<LinkKind>,
     /// Seconds to wait for the suite's hello after start or connect; the default depends on
     /// the target, and the help, generated from the same tables, says it.
     #[arg(
@@ -113,6 +119,16 @@ impl TargetArgs {
         }
     }
 
+    /// The host link a started target is reached over, where it offers a choice (`mailbox`,
+    /// `uart`); `None` for a target with one link and for a board.
+    pub fn link_name(&self) -> Option<String> {
+        if self.port.is_some() {
+            return None;
+        }
+        let link = self.target().link(self.link).ok()??;
+        Some(format!("{link:?}").to_lowercase())
+    }
+
     fn target(&self) -> &Target {
         self.target.as_ref().unwrap_or_else(|| Target::default_target())
     }
@@ -146,7 +162,7 @@ impl TargetArgs {
         if let Some(port) = &self.port {
             return Ok((link::open_serial(port, self.baud)?, self.firmware.clone()));
         }
-        let (link, elf) = self.target().start(self.firmware.as_deref(), selftest)?;
+        let (link, elf) = self.target().start(self.firmware.as_deref(), selftest, self.link)?;
         Ok((link, Some(elf)))
     }
 }
@@ -223,6 +239,20 @@ mod tests {
                 assert!(e.contains(needle) && e.contains(flag), "{flag} {value}: {e}");
             }
         }
+    }
+
+    #[test]
+    fn link_is_chosen_for_a_started_target() {
+        assert_eq!(
+            parse(&["--target", "earlgrey-sim", "--link", "uart"]).unwrap().link,
+            Some(LinkKind::Uart)
+        );
+        assert_eq!(parse(&["--link", "mailbox"]).unwrap().link, Some(LinkKind::Mailbox));
+        assert_eq!(parse(&[]).unwrap().link, None);
+        let e = parse(&["--port", "p", "--link", "uart"]).map(|_| ()).unwrap_err();
+        assert!(e.contains("--link"), "{e}");
+        let e = parse(&["--link", "spi"]).map(|_| ()).unwrap_err();
+        assert!(e.contains("mailbox") && e.contains("uart"), "{e}");
     }
 
     #[test]

@@ -1,15 +1,17 @@
 //! The OpenTitan Earl Grey Verilator model, built from the PyPI RTL snapshot by
 //! `sim/earlgrey/build.sh` (cached under ~/.cache/cyclebench) and started with the suite in
-//! its ROM and flash.
+//! its ROM and flash. The host reaches the suite through the testbench's mailbox or the chip's
+//! UART, each a PTY the model announces.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 
+use super::LinkKind;
 use crate::firmware::memory_image;
-use crate::link::{self, Link};
+use crate::link::{self, Link, Pty};
 
 /// The memories the suite's ELF is split into (hw/top_earlgrey/sw/autogen/top_earlgrey.h).
 const MEMORIES: [memory_image::Memory; 2] = [
@@ -28,8 +30,21 @@ const MEMORIES: [memory_image::Memory; 2] = [
 /// OTP image written by `sim/earlgrey/build.sh` next to the model.
 const OTP_IMAGE: &str = "otp_img_sim_verilator.vmem";
 
-/// How long the model may take to come up and create its UART.
+/// How long the model may take to come up and create its PTYs.
 const START_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// The testbench's mailbox (sim/earlgrey/patches/07-fast-link.patch): whole lines moved by the
+/// simulator between cycles, so a reply costs no simulated UART time.
+const MAILBOX: Pty = Pty {
+    name: "mailbox",
+    announced_by: "SIM_MAILBOX: Created",
+};
+
+/// UART0 through the snapshot's UART DPI: 7200 baud, some 700 CPU cycles per byte.
+const UART: Pty = Pty {
+    name: "UART",
+    announced_by: "UART: Created",
+};
 
 /// Returns the model for `config` (`masked` or `unmasked`), building it first if the cache
 /// has none. Verilating the whole chip is a long build; its progress is shown.
@@ -37,9 +52,19 @@ pub fn model(config: &str) -> Result<PathBuf> {
     super::model::build("sim/earlgrey/build.sh", config, "Earl Grey model")
 }
 
-/// Starts the model with `elf` loaded: the suite's ROM jump into ROM, the rest into flash.
-pub fn start(model: &Path, elf: &Path, work_dir: &Path) -> Result<Link> {
-    std::fs::create_dir_all(work_dir)?;
+/// Starts the model with `elf` loaded (the suite's ROM jump into ROM, the rest into flash)
+/// and opens the PTY of `link`, which the suite in `elf` must have been built to use.
+///
+/// Each model runs in a directory of its own under `work_root` (its memory images, its log):
+/// instances of `--jobs`, and other runs, never load images another one is writing. The
+/// directory goes with the model, unless the model fails to start: then its log is kept.
+pub fn start(model: &Path, elf: &Path, work_root: &Path, link: LinkKind) -> Result<Link> {
+    std::fs::create_dir_all(work_root).with_context(|| format!("creating {}", work_root.display()))?;
+    let scratch = tempfile::Builder::new()
+        .prefix(&format!("{link:?}-").to_lowercase())
+        .tempdir_in(work_root)
+        .with_context(|| format!("creating a working directory in {}", work_root.display()))?;
+    let work_dir = scratch.path();
     let images = memory_image::split(elf, &MEMORIES, work_dir)?;
     let mut sim = Command::new(model);
     sim.current_dir(work_dir);
@@ -57,5 +82,21 @@ pub fn start(model: &Path, elf: &Path, work_dir: &Path) -> Result<Link> {
     sim.arg(format!("--meminit=otp,{}", otp.display()));
     // The instruction tracer triples the simulation time and writes gigabytes.
     sim.arg("+ibex_tracer_enable=0");
-    link::spawn_with_pty(sim, START_TIMEOUT, Some(work_dir.join("simulator.log")))
+    let pty = match link {
+        LinkKind::Mailbox => MAILBOX,
+        LinkKind::Uart => UART,
+    };
+    match link::spawn_with_pty(sim, pty, START_TIMEOUT, Some(work_dir.join("simulator.log"))) {
+        Ok(mut link) => {
+            link.keep_scratch(scratch);
+            Ok(link)
+        }
+        Err(e) => {
+            let kept = scratch.keep();
+            Err(e.context(format!(
+                "the model's output is in {}",
+                kept.join("simulator.log").display()
+            )))
+        }
+    }
 }

@@ -33,6 +33,7 @@ pub const TARGETS: &[Target] = &[
         },
         simulator: Simulator::Qemu,
         timeouts: QEMU_TIMEOUTS,
+        links: &[],
     },
     Target {
         name: "qemu-virt-zbb",
@@ -43,6 +44,7 @@ pub const TARGETS: &[Target] = &[
         },
         simulator: Simulator::Qemu,
         timeouts: QEMU_TIMEOUTS,
+        links: &[],
     },
     Target {
         name: "ibex-sim",
@@ -53,6 +55,7 @@ pub const TARGETS: &[Target] = &[
         },
         simulator: Simulator::Ibex { config: "rv32imc" },
         timeouts: IBEX_TIMEOUTS,
+        links: &[],
     },
     Target {
         name: "ibex-sim-zbb",
@@ -63,6 +66,7 @@ pub const TARGETS: &[Target] = &[
         },
         simulator: Simulator::Ibex { config: "zbb" },
         timeouts: IBEX_TIMEOUTS,
+        links: &[],
     },
     Target {
         name: "earlgrey-sim",
@@ -73,6 +77,7 @@ pub const TARGETS: &[Target] = &[
         },
         simulator: Simulator::EarlGrey { config: "masked" },
         timeouts: EARLGREY_TIMEOUTS,
+        links: EARLGREY_LINKS,
     },
     Target {
         name: "earlgrey-sim-unmasked",
@@ -83,6 +88,7 @@ pub const TARGETS: &[Target] = &[
         },
         simulator: Simulator::EarlGrey { config: "unmasked" },
         timeouts: EARLGREY_TIMEOUTS,
+        links: EARLGREY_LINKS,
     },
 ];
 
@@ -98,9 +104,13 @@ const QEMU_TIMEOUTS: Timeouts = Timeouts::new(30, 120, 10);
 /// the most repetitions) is one request that takes minutes.
 const IBEX_TIMEOUTS: Timeouts = Timeouts::new(60, 900, 50);
 
-/// The Earl Grey model simulates the whole chip, far slower than the Ibex model alone, and every
-/// byte crosses its simulated UART: even the hello takes minutes.
+/// The Earl Grey model simulates the whole chip, far slower than the Ibex model alone, and over
+/// its UART every byte crosses the simulated 7200-baud line: even the hello takes minutes.
 const EARLGREY_TIMEOUTS: Timeouts = Timeouts::new(300, 900, 2000);
+
+/// The Earl Grey model's testbench has a mailbox the simulator serves (no simulated time on the
+/// UART, the same cycle counts), and the chip's UART is there as on a board.
+const EARLGREY_LINKS: &[LinkKind] = &[LinkKind::Mailbox, LinkKind::Uart];
 
 /// One target the tool can start itself: everything that differs from one target to the next.
 #[derive(Clone, Debug)]
@@ -115,6 +125,29 @@ pub struct Target {
     pub simulator: Simulator,
     /// How long to wait for it unless `--hello-timeout` / `--timeout` say otherwise.
     pub timeouts: Timeouts,
+    /// The host links `--link` can choose, the default first; empty when the target has one
+    /// link only.
+    pub links: &'static [LinkKind],
+}
+
+/// A host link, where a target offers more than one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum LinkKind {
+    /// The simulation testbench's mailbox: the simulator moves whole lines between cycles, so
+    /// the link costs no simulated time (the suite built with its `sim-link` feature).
+    Mailbox,
+    /// The chip's UART, as a board is reached (7200 baud in the Earl Grey model).
+    Uart,
+}
+
+impl LinkKind {
+    /// The suite's cargo feature that selects this link, if it is not the default one.
+    fn firmware_feature(self) -> Option<&'static str> {
+        match self {
+            Self::Mailbox => Some("sim-link"),
+            Self::Uart => None,
+        }
+    }
 }
 
 /// The suite firmware's build configuration for a target.
@@ -161,17 +194,50 @@ impl Target {
         Self::named(DEFAULT_TARGET).expect("DEFAULT_TARGET names an entry of TARGETS")
     }
 
+    /// The link to use: `requested` if the target offers it, else its default (`None` for a
+    /// target with one link only).
+    pub fn link(&self, requested: Option<LinkKind>) -> Result<Option<LinkKind>> {
+        match requested {
+            None => Ok(self.links.first().copied()),
+            Some(link) if self.links.contains(&link) => Ok(Some(link)),
+            Some(link) => {
+                let offering: Vec<&str> = TARGETS
+                    .iter()
+                    .filter(|t| t.links.contains(&link))
+                    .map(|t| t.name)
+                    .collect();
+                bail!(
+                    "--link {} is not offered by {} (it is by {})",
+                    link.to_possible_value()
+                        .map_or_else(String::new, |v| v.get_name().to_owned()),
+                    self.name,
+                    offering.join(", ")
+                )
+            }
+        }
+    }
+
+    /// The suite's cargo features for this target reached over `link`.
+    pub fn firmware_features(&self, link: Option<LinkKind>) -> String {
+        match link.and_then(LinkKind::firmware_feature) {
+            Some(feature) => format!("{},{feature}", self.firmware.features),
+            None => self.firmware.features.to_owned(),
+        }
+    }
+
     /// Starts the target running `firmware`, or the suite built for it (the self-test build
-    /// when `selftest`). Returns the link and the ELF that runs.
-    pub fn start(&self, firmware: Option<&Path>, selftest: bool) -> Result<(Link, PathBuf)> {
+    /// when `selftest`), reached over `link` (or the target's default link). Returns the link
+    /// and the ELF that runs.
+    pub fn start(&self, firmware: Option<&Path>, selftest: bool, link: Option<LinkKind>) -> Result<(Link, PathBuf)> {
+        let link_kind = self.link(link)?;
         // The model first: its build is the long step, and fails without touching firmware.
         let simulator = self.simulator.prepare()?;
         let elf = match firmware {
             Some(elf) if elf.exists() => elf.to_path_buf(),
             Some(elf) => bail!("firmware {} does not exist", elf.display()),
-            None => firmware::build(self.firmware.features, self.firmware.zbb, selftest)?,
+            None => firmware::build(&self.firmware_features(link_kind), self.firmware.zbb, selftest)?,
         };
-        let link = simulator.start(self, &elf)?;
+        let link = simulator.start(self, &elf, link_kind)?;
         Ok((link, elf))
     }
 }
@@ -207,6 +273,29 @@ mod tests {
     #[test]
     fn the_default_target_exists() {
         assert_eq!(Target::default_target().name, DEFAULT_TARGET);
+    }
+
+    #[test]
+    fn earlgrey_models_default_to_the_mailbox_and_keep_the_uart() {
+        for name in ["earlgrey-sim", "earlgrey-sim-unmasked"] {
+            let target = Target::named(name).unwrap();
+            assert_eq!(target.link(None).unwrap(), Some(LinkKind::Mailbox));
+            assert_eq!(target.link(Some(LinkKind::Uart)).unwrap(), Some(LinkKind::Uart));
+            let base = target.firmware.features;
+            assert_eq!(
+                target.firmware_features(Some(LinkKind::Mailbox)),
+                format!("{base},sim-link")
+            );
+            assert_eq!(target.firmware_features(Some(LinkKind::Uart)), base);
+        }
+        let qemu = Target::named("qemu-virt").unwrap();
+        assert_eq!(qemu.link(None).unwrap(), None);
+        assert_eq!(qemu.firmware_features(None), "qemu-virt");
+        let e = qemu.link(Some(LinkKind::Uart)).unwrap_err().to_string();
+        assert!(
+            e.contains("--link uart") && e.contains("qemu-virt") && e.contains("earlgrey-sim"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 
-use super::{earlgrey, ibex, qemu, Target};
+use super::{earlgrey, ibex, qemu, LinkKind, Target};
 use crate::firmware;
 use crate::link::Link;
 
@@ -45,14 +45,16 @@ impl Simulator {
 }
 
 impl Prepared {
-    /// Starts the simulator with `elf` for `target`.
-    pub(super) fn start(self, target: &Target, elf: &Path) -> Result<Link> {
+    /// Starts the simulator with `elf` for `target`, reached over `link` where the target
+    /// offers a choice.
+    pub(super) fn start(self, target: &Target, elf: &Path, link: Option<LinkKind>) -> Result<Link> {
         match self {
             Self::Qemu => qemu::start(elf, target.firmware.zbb),
             Self::Ibex(model) => ibex::start(&model, elf),
             Self::EarlGrey(model) => {
+                let link = link.unwrap_or(LinkKind::Mailbox);
                 let work = firmware::repo_root().join("target/sim").join(target.name);
-                earlgrey::start(&model, elf, &work)
+                earlgrey::start(&model, elf, &work, link)
             }
         }
     }

@@ -3,6 +3,7 @@
 #![no_std]
 
 pub mod hostlink;
+pub mod ibex;
 pub mod mmio;
 pub mod ns16550;
 pub mod opentitan;

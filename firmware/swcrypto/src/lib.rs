@@ -1,6 +1,7 @@
 //! Software cryptographic primitives: the ones the suite runs where a platform has no
 //! accelerator (CTR_DRBG), and the ones it benchmarks as software in their own right
-//! (table and bitsliced AES-128, ChaCha20, Keccak-f[1600], multi-precision arithmetic).
+//! (table and bitsliced AES-128, ChaCha20, Keccak-f[1600], multi-precision arithmetic), and
+//! the two 16-byte comparisons that control the suite's leakage test.
 //!
 //! Every benchmarked primitive comes in up to three [`Variant`]s: portable Rust (the
 //! reference, host-tested against published vectors and RustCrypto), hand-written RV32I
@@ -16,6 +17,7 @@ extern crate alloc;
 pub mod aes_bitsliced;
 pub mod aes_table;
 pub mod chacha20;
+pub mod compare;
 pub mod ctr_drbg;
 pub mod keccak;
 pub mod mp;
@@ -60,4 +62,5 @@ pub fn self_test(variant: Variant, report: Report<'_>) {
     keccak::self_test(variant, report);
     aes_table::self_test(variant, report);
     aes_bitsliced::self_test(variant, report);
+    compare::self_test(variant, report);
 }

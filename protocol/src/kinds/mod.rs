@@ -7,6 +7,7 @@
 
 mod aes;
 mod hash;
+mod leakage;
 mod micro;
 mod rng;
 mod software;
@@ -17,6 +18,11 @@ use alloc::vec::Vec;
 
 pub use aes::{AesBenchmark, AesPerBlockPhases, AesTotalPhases, Direction, Granularity, Trigger};
 pub use hash::{FifoTrace, HashAlgorithm, HashBenchmark, HashPhases, HashStyle};
+pub use leakage::{
+    crop_index, welch_abs_t_x100, ClassTiming, LeakOperation, LeakageBenchmark, LeakagePhases, Moments, Secret,
+    LEAK_CROPS, LEAK_TESTS, LEAK_THRESHOLD_X100, LEAK_T_UNBOUNDED, LEAK_WARMUP, MAX_LEAK_MEASUREMENTS, MAX_LEAK_SAMPLE,
+    MIN_LEAK_MEASUREMENTS,
+};
 pub use micro::{MicroBenchmark, MicroPhases};
 pub use rng::{GeneratePhases, RngPhases, RngSeededBenchmark, RngTrueRandomBenchmark};
 pub use software::{LengthUnit, Primitive, SoftwareBenchmark, SoftwarePhases, SoftwareVariant};
@@ -181,6 +187,9 @@ register! {
         /// A software primitive (AES, ChaCha20, Keccak-f[1600], multi-precision arithmetic) on
         /// the CPU, in one of its implementation variants.
         Software(SoftwareBenchmark),
+        /// A constant-time test (dudect): an operation timed on a fixed and on random secret
+        /// inputs, compared by Welch's t-test on the device.
+        Leakage(LeakageBenchmark),
     }
     shapes {
         /// Hashing (thesis Tables 6.1, 6.2).
@@ -195,6 +204,8 @@ register! {
         Micro(MicroPhases),
         /// A software primitive: one window around one call.
         Software(SoftwarePhases),
+        /// A leakage test: per-class timing statistics and |t| of every test.
+        Leakage(LeakagePhases),
     }
 }
 

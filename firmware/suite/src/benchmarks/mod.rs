@@ -3,6 +3,7 @@
 
 mod aes;
 mod hash;
+mod leakage;
 mod micro;
 mod rng;
 mod software;
@@ -127,6 +128,7 @@ pub fn run<P: Platform>(
         Benchmark::RngTrueRandom(b) => rng::run_true_random(platform, b, repetitions)?,
         Benchmark::Micro(_) => micro::run(repetitions)?,
         Benchmark::Software(b) => software::run(b, repetitions)?,
+        Benchmark::Leakage(b) => leakage::run(b, overhead)?,
     };
     Ok(match outcome {
         Outcome::Measured {

@@ -13,6 +13,7 @@ use alloc::vec::Vec;
 use core::arch::global_asm;
 use core::ptr::write_volatile;
 
+use cyclebench_drivers::ibex;
 use cyclebench_drivers::mmio::Mmio;
 use cyclebench_drivers::opentitan::earlgrey_2021_03::regs::top_earlgrey as top;
 use cyclebench_drivers::opentitan::earlgrey_2021_03::{
@@ -199,6 +200,12 @@ impl Platform for EarlGrey {
             entry(Module::Rng, hw("csrng")),
             entry(Module::Entropy, hw("entropy_src")),
         ])
+    }
+
+    // Ibex here has an instruction cache (`IbexICache = 1`), off after reset. On, the suite's
+    // code in flash runs several times faster between requests; measurements keep it off.
+    fn instruction_cache(&mut self, enabled: bool) {
+        ibex::set_instruction_cache(enabled);
     }
 }
 

@@ -64,6 +64,9 @@ pub trait Platform {
     fn has_entropy(&self) -> bool;
     /// Inventory for the hello: every module and what implements it.
     fn modules(&self) -> Vec<ModuleInfo>;
+    /// Turns an instruction cache on (between requests, where the suite's own code runs) or
+    /// off (in every measurement, as the core comes out of reset). No-op without one.
+    fn instruction_cache(&mut self, _enabled: bool) {}
 }
 
 /// Builds an inventory entry.
