@@ -1,5 +1,6 @@
 //! Volatile access to a memory-mapped register block.
 
+use core::arch::asm;
 use core::ptr::{read_volatile, write_volatile};
 
 /// A register block at a fixed base address. Every access is a single volatile 32-bit (or,
@@ -40,9 +41,55 @@ impl Mmio {
         unsafe { write_volatile((self.base + offset) as *mut u8, value) }
     }
 
+    /// Writes `words` to the consecutive registers from `first`, all loaded from RAM first.
+    ///
+    /// On this bus a load that follows a store waits for the store's response: moved as
+    /// alternating loads and stores a word costs a cycle more than as loads, then stores.
+    #[inline(always)]
+    pub fn write_consecutive<const N: usize>(self, first: usize, words: &[u32; N]) {
+        let words = in_registers(words);
+        for (i, &w) in words.iter().enumerate() {
+            self.write(first + 4 * i, w);
+        }
+    }
+
+    /// Writes `words` to the one register at `offset` (a FIFO), all loaded from RAM first (as
+    /// [`Self::write_consecutive`]).
+    #[inline(always)]
+    pub fn write_repeated<const N: usize>(self, offset: usize, words: &[u32; N]) {
+        for w in in_registers(words) {
+            self.write(offset, w);
+        }
+    }
+
+    /// Reads the consecutive registers from `first` into `out`: every load first, then the
+    /// stores into RAM (as [`Self::write_consecutive`], the other way round).
+    #[inline(always)]
+    pub fn read_consecutive<const N: usize>(self, first: usize, out: &mut [u32; N]) {
+        let mut words = [0; N];
+        for (i, w) in words.iter_mut().enumerate() {
+            *w = self.read(first + 4 * i);
+        }
+        *out = in_registers(&words);
+    }
+
     /// Whether bit `bit` of the register at `offset` is set.
     #[inline(always)]
     pub fn bit(self, offset: usize, bit: u32) -> bool {
         self.read(offset) & (1 << bit) != 0
     }
+}
+
+/// `words`, loaded into registers at this point: the copy is read before the first asm block,
+/// which may touch memory as far as the compiler knows, so every load is issued before
+/// anything that follows; each block pins one word in a register. `N` is a constant (4 or 8)
+/// at every call site, so this unrolls.
+#[inline(always)]
+fn in_registers<const N: usize>(words: &[u32; N]) -> [u32; N] {
+    let mut w = *words;
+    for x in w.iter_mut() {
+        // SAFETY: an empty instruction sequence; it only claims to change one register.
+        unsafe { asm!("/* {0} */", inout(reg) * x, options(nostack, preserves_flags)) };
+    }
+    w
 }

@@ -41,6 +41,13 @@ pub trait Hasher {
     fn fifo_elements(&mut self) -> u32;
     /// Writes the next four message bytes (little-endian word: first byte in bits 7:0).
     fn write_input(&mut self, word: u32);
+    /// Writes the next words without checking for room (the tight style: a full FIFO holds
+    /// the bus until it can take them). Drivers may move several words at a time.
+    fn write_inputs(&mut self, words: &[u32]) {
+        for &w in words {
+            self.write_input(w);
+        }
+    }
     /// Writes one message byte (for a final partial word).
     fn write_input_byte(&mut self, byte: u8);
     /// Ends the message and waits until the digest is ready.

@@ -1,14 +1,12 @@
-//! Cycle measurement: one counter-read sequence with a constant instruction count, and the
-//! boot-time calibration of what an empty window costs.
+//! Cycle measurement: window boundaries of one instruction each, the boot-time calibration of
+//! what an empty window costs, and the 64-bit count since reset.
 
 use core::arch::asm;
 
-/// Reads the 64-bit machine cycle counter.
+/// Reads the 64-bit machine cycle counter: the cycles since reset, for the status reply.
 ///
-/// The read is a single asm block, so every inlined copy is the same four instructions
-/// (`mcycleh`, `mcycle`, `mcycleh`, branch); the retry only runs when the low word wrapped
-/// between the reads. The block is not `nomem`, so the compiler does not move memory or MMIO
-/// accesses across it.
+/// The read is a single asm block (`mcycleh`, `mcycle`, `mcycleh`, branch); the retry only
+/// runs when the low word wrapped between the reads.
 #[inline(always)]
 pub fn now() -> u64 {
     let hi: u32;
@@ -30,6 +28,32 @@ pub fn now() -> u64 {
     (u64::from(hi) << 32) | u64::from(lo)
 }
 
+/// A measurement-window boundary: the low word of the cycle counter.
+///
+/// One `csrr`, so a window costs one instruction at each end. Every window the suite measures
+/// lasts far fewer than 2^32 cycles (hours at the chip's clock), so the difference of two low
+/// words, taken modulo 2^32, is exact.
+#[derive(Clone, Copy)]
+pub struct Stamp(u32);
+
+impl Stamp {
+    /// Cycles from `earlier` to this stamp.
+    #[inline(always)]
+    pub fn since(self, earlier: Stamp) -> u64 {
+        u64::from(self.0.wrapping_sub(earlier.0))
+    }
+}
+
+/// Takes a window boundary. The asm block is not `nomem`, so the compiler does not move
+/// memory or MMIO accesses across it.
+#[inline(always)]
+pub fn stamp() -> Stamp {
+    let low: u32;
+    // SAFETY: reads the cycle counter CSR only; touches no memory and no stack.
+    unsafe { asm!("csrr {0}, mcycle", out(reg) low, options(nostack)) };
+    Stamp(low)
+}
+
 /// Cycles between two back-to-back reads: the minimum over many tries, so that an interrupt
 /// or a counter wrap in one try does not inflate it.
 ///
@@ -40,16 +64,16 @@ pub fn now() -> u64 {
 pub fn calibrate() -> u32 {
     let mut best = u64::MAX;
     for _ in 0..64 {
-        let start = now();
-        let end = now();
-        best = best.min(end.wrapping_sub(start));
+        let start = stamp();
+        let end = stamp();
+        best = best.min(end.since(start));
     }
     u32::try_from(best).unwrap_or(u32::MAX)
 }
 
 /// Timestamps taken at phase boundaries; phase `i` lasts from mark `i` to mark `i + 1`.
 pub struct Marks<const N: usize> {
-    at: [u64; N],
+    at: [u32; N],
     next: usize,
 }
 
@@ -63,7 +87,7 @@ impl<const N: usize> Marks<N> {
     /// Records the current cycle count as the next boundary.
     #[inline(always)]
     pub fn mark(&mut self) {
-        let t = now();
+        let Stamp(t) = stamp();
         if let Some(slot) = self.at.get_mut(self.next) {
             *slot = t;
         }
@@ -77,14 +101,12 @@ impl<const N: usize> Marks<N> {
     /// measured window (left alone, it fills the last window's load latencies with them).
     pub fn phases(mut self) -> [u64; N] {
         for t in self.at.iter_mut() {
-            let (mut lo, mut hi) = (*t as u32, (*t >> 32) as u32);
-            // SAFETY: an empty instruction sequence; it only claims to change two registers.
-            unsafe { asm!("/* {lo} {hi} */", lo = inout(reg) lo, hi = inout(reg) hi, options(nostack)) };
-            *t = (u64::from(hi) << 32) | u64::from(lo);
+            // SAFETY: an empty instruction sequence; it only claims to change one register.
+            unsafe { asm!("/* {t} */", t = inout(reg) * t, options(nostack)) };
         }
         let mut out = [0; N];
         for i in 1..N {
-            out[i - 1] = self.at[i].wrapping_sub(self.at[i - 1]);
+            out[i - 1] = Stamp(self.at[i]).since(Stamp(self.at[i - 1]));
         }
         out
     }
@@ -92,8 +114,8 @@ impl<const N: usize> Marks<N> {
 
 /// Spins for at least `cycles` cycles (an unmeasured pause between phases).
 pub fn pause(cycles: u32) {
-    let start = now();
-    while now().wrapping_sub(start) < u64::from(cycles) {}
+    let start = stamp();
+    while stamp().since(start) < u64::from(cycles) {}
 }
 
 /// Executes exactly `count` `nop`s (at most [`cyclebench_protocol::MAX_STATUS_PAD`]) after a

@@ -114,7 +114,7 @@ fn once<M: Hasher>(
                 h.write_input(w);
             }
         }
-        (HashStyle::Tight, false) => words.iter().for_each(|&w| h.write_input(w)),
+        (HashStyle::Tight, false) => h.write_inputs(words),
         (HashStyle::Tight, true) => {
             // The thesis's tracked tight run: one FIFO readout instead of the ready loop.
             for &w in words {

@@ -30,7 +30,7 @@ use cyclebench_protocol::{
 use cyclebench_swcrypto::{aes_bitsliced, aes_table, chacha20, compare, keccak, mp, Variant};
 
 use super::{BenchError, Outcome};
-use crate::cycles::now;
+use crate::cycles::stamp;
 
 /// Runs the leakage test `b`, or says why this platform cannot.
 pub fn run(b: &LeakageBenchmark, overhead: u32) -> Result<Outcome, BenchError> {
@@ -273,10 +273,10 @@ impl<S: Subject> Run<S> {
 #[inline(never)]
 #[link_section = crate::placement::measured_section!()]
 fn timed<S: Subject>(subject: &mut S) -> u64 {
-    let start = now();
+    let start = stamp();
     subject.call();
-    let end = now();
-    end.wrapping_sub(start)
+    let end = stamp();
+    end.since(start)
 }
 
 /// Per class and band, the exact moments of the samples: band `j` holds the samples with

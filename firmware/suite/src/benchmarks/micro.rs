@@ -7,14 +7,14 @@ use core::arch::asm;
 use cyclebench_protocol::{Check, ImplementationKind, MicroPhases, Phases};
 
 use super::{BenchError, Outcome, Samples};
-use crate::cycles::now;
+use crate::cycles::stamp;
 
 /// Times `block` between two counter reads.
 macro_rules! window {
     ($($block:tt)*) => {{
-        let start = now();
+        let start = stamp();
         $($block)*
-        now() - start
+        stamp().since(start)
     }};
 }
 

@@ -8,7 +8,7 @@ use cyclebench_modules::{ModuleError, Rng};
 use cyclebench_protocol::{Check, GeneratePhases, Phases, RngPhases, RngSeededBenchmark, RngTrueRandomBenchmark};
 
 use super::{hex_words, BenchError, Outcome, Samples};
-use crate::cycles::now;
+use crate::cycles::stamp;
 use crate::platform::Platform;
 
 /// Seeds with `seed` (None = entropy source), runs the generate plan, and returns
@@ -27,23 +27,23 @@ fn once<M: Rng>(
     // Room for every block before the clock starts: an allocation inside a read window would
     // time the heap, and vary with whatever ran before.
     out.reserve(plan.iter().map(|&b| usize::from(b)).sum());
-    let start = now();
+    let start = stamp();
     r.init(seed)?;
-    let seeded = now();
-    phases.push(seeded - start);
+    let seeded = stamp();
+    phases.push(seeded.since(start));
     if let Some(cycles) = init_wait {
         crate::cycles::pause(cycles);
     }
-    let mut last = if init_wait.is_some() { now() } else { seeded };
+    let mut last = if init_wait.is_some() { stamp() } else { seeded };
     for &blocks in plan {
         r.generate(u32::from(blocks))?;
-        let generated = now();
+        let generated = stamp();
         for _ in 0..blocks {
             out.push(r.read_output()?);
         }
-        let read = now();
-        phases.push(generated - last);
-        phases.push(read - generated);
+        let read = stamp();
+        phases.push(generated.since(last));
+        phases.push(read.since(generated));
         last = read;
     }
     Ok(phases)

@@ -15,7 +15,7 @@ use cyclebench_protocol::{
 use cyclebench_swcrypto::{aes_bitsliced, aes_table, chacha20, keccak, mp, Variant};
 
 use super::{BenchError, Outcome, Samples};
-use crate::cycles::now;
+use crate::cycles::stamp;
 use crate::stack;
 
 // The expected reduced-radix products assume the radix the primitives use.
@@ -31,11 +31,11 @@ struct Call {
 #[inline(always)]
 fn timed(call: impl FnOnce()) -> Call {
     let sp = stack::paint();
-    let start = now();
+    let start = stamp();
     call();
-    let end = now();
+    let end = stamp();
     Call {
-        cycles: end.wrapping_sub(start),
+        cycles: end.since(start),
         stack: stack::used(sp),
     }
 }

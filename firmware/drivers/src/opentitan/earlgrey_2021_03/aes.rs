@@ -22,9 +22,7 @@ impl Aes {
     /// into plain stores (a loop would add several cycles per word to the measured phase).
     #[inline(always)]
     fn write_words<const N: usize>(&self, first: usize, words: &[u32; N]) {
-        for (i, &w) in words.iter().enumerate() {
-            self.regs.write(first + 4 * i, w);
-        }
+        self.regs.write_consecutive(first, words);
     }
 
     /// Waits for STATUS.idle.
@@ -115,9 +113,7 @@ impl AesEngine for Aes {
     /// DATA_OUT_0..3.
     #[inline(always)]
     fn read_block(&mut self, block: &mut [u32; 4]) {
-        for (i, w) in block.iter_mut().enumerate() {
-            *w = self.regs.read(r::DATA_OUT_0_REG_OFFSET + 4 * i);
-        }
+        self.regs.read_consecutive(r::DATA_OUT_0_REG_OFFSET, block);
     }
 
     /// TRIGGER: clear key, IV, input and output registers; wait until idle again.

@@ -50,6 +50,20 @@ impl Hasher for Hmac {
         self.regs.write(r::MSG_FIFO_REG_OFFSET, word);
     }
 
+    /// MSG_FIFO, eight words at a time: eight loads, then eight stores.
+    #[inline(always)]
+    fn write_inputs(&mut self, words: &[u32]) {
+        let mut chunks = words.chunks_exact(8);
+        for chunk in chunks.by_ref() {
+            if let Ok(eight) = <&[u32; 8]>::try_from(chunk) {
+                self.regs.write_repeated(r::MSG_FIFO_REG_OFFSET, eight);
+            }
+        }
+        for &w in chunks.remainder() {
+            self.write_input(w);
+        }
+    }
+
     /// MSG_FIFO, one byte.
     #[inline(always)]
     fn write_input_byte(&mut self, byte: u8) {
@@ -71,8 +85,6 @@ impl Hasher for Hmac {
     /// DIGEST_0..7.
     #[inline(always)]
     fn read_digest(&mut self, digest: &mut [u32; 8]) {
-        for (i, word) in digest.iter_mut().enumerate() {
-            *word = self.regs.read(r::DIGEST_0_REG_OFFSET + 4 * i);
-        }
+        self.regs.read_consecutive(r::DIGEST_0_REG_OFFSET, digest);
     }
 }

@@ -55,6 +55,20 @@ impl Hasher for Kmac {
         self.regs.write(r::MSG_FIFO_REG_OFFSET, word);
     }
 
+    /// MSG_FIFO, eight words at a time: eight loads, then eight stores.
+    #[inline(always)]
+    fn write_inputs(&mut self, words: &[u32]) {
+        let mut chunks = words.chunks_exact(8);
+        for chunk in chunks.by_ref() {
+            if let Ok(eight) = <&[u32; 8]>::try_from(chunk) {
+                self.regs.write_repeated(r::MSG_FIFO_REG_OFFSET, eight);
+            }
+        }
+        for &w in chunks.remainder() {
+            self.write_input(w);
+        }
+    }
+
     /// MSG_FIFO, one byte.
     #[inline(always)]
     fn write_input_byte(&mut self, byte: u8) {
@@ -73,9 +87,7 @@ impl Hasher for Kmac {
     /// STATE words 0..7 (share 0; unmasked), then CMD: done to return to idle.
     #[inline(always)]
     fn read_digest(&mut self, digest: &mut [u32; 8]) {
-        for (i, word) in digest.iter_mut().enumerate() {
-            *word = self.regs.read(r::STATE_REG_OFFSET + 4 * i);
-        }
+        self.regs.read_consecutive(r::STATE_REG_OFFSET, digest);
         self.command(r::CMD_CMD_VALUE_DONE);
     }
 }
