@@ -2,9 +2,15 @@
 //! the repository root (not the `<placeholder>` ones) must exist, so a moved or renamed file
 //! shows up here.
 
-mod common;
+use std::path::{Path, PathBuf};
 
-use common::repo;
+/// Root of the repository, where the document's paths start.
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("cli/ has a parent")
+        .to_path_buf()
+}
 
 #[test]
 fn every_path_named_in_extending_md_exists() {

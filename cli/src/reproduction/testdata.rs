@@ -208,6 +208,20 @@ fn earlgrey_records(run: &str, vary: &dyn Fn(&str, u64) -> u64) -> Vec<Value> {
                 ("deinit", 30),
             ],
         ));
+        if key == 256 {
+            records.push(rec(
+                "aes_per_block",
+                Some(&one),
+                "encrypt interface manual",
+                &[
+                    ("init", 131),
+                    ("write", 16),
+                    ("compute", compute),
+                    ("read", 27),
+                    ("deinit", 30),
+                ],
+            ));
+        }
         records.push(rec(
             "aes_total",
             Some(&five),

@@ -1,6 +1,7 @@
 //! Bounded busy-waits. A benchmark keeps its waits as short as the hardware allows, so the
-//! condition is polled four times between checks of the cycle counter: the common case (the
-//! flag is already or soon set) never pays for the bound.
+//! condition is polled eight times before the cycle counter is first read, then four times
+//! between checks of it: the common case (the flag is already or soon set) never pays for the
+//! bound.
 
 use core::arch::asm;
 
