@@ -8,6 +8,7 @@
 //! computed and worded from those numbers. Explanations that no results file can check (causes,
 //! pipeline reasoning) belong in `docs/analysis.md`, which the document links to.
 
+mod chip_bound;
 mod earlgrey;
 mod earlgrey_findings;
 mod record;

@@ -27,6 +27,8 @@ pub(super) trait Fields {
     fn corrected_total(&self) -> Option<u64>;
     /// Code size of a software primitive, in bytes.
     fn code_size(&self) -> Option<u64>;
+    /// One corrected phase.
+    fn corrected_phase(&self, name: &str) -> Option<u64>;
 }
 
 impl Fields for Record {
@@ -64,5 +66,9 @@ impl Fields for Record {
 
     fn code_size(&self) -> Option<u64> {
         self.code_bytes
+    }
+
+    fn corrected_phase(&self, name: &str) -> Option<u64> {
+        self.phases.get(name).copied()
     }
 }

@@ -280,3 +280,25 @@ fn the_document_says_nothing_about_how_it_was_made() {
         assert!(!doc.contains(phrase), "{phrase:?} in\n{doc}");
     }
 }
+
+#[test]
+fn the_chip_bound_follows_the_measured_bus_costs() {
+    let key = "unmasked aes_per_block ecb-256-1b encrypt interface manual write";
+    let (before, after) = (base(), with(key, 60));
+    let chip = |doc: &str, row: &str| {
+        let line = line(doc, "### Driver speed", row).to_owned();
+        let cells: Vec<String> = line.split('|').map(|c| c.trim().to_owned()).collect();
+        cells[6].clone()
+    };
+    for row in [
+        "| SHA-256, 256 B, tight |",
+        "| AES-256, 1 block manual (compute phase) |",
+    ] {
+        let (b, a) = (chip(&before, row), chip(&after, row));
+        assert!(b.parse::<u64>().is_ok(), "{row}: {b}");
+        assert!(
+            a.parse::<u64>().unwrap() > b.parse::<u64>().unwrap(),
+            "{row}: {b} then {a}"
+        );
+    }
+}
