@@ -62,6 +62,21 @@ impl Mmio {
         }
     }
 
+    /// Writes `words` to the FIFO register at `offset`, eight at a time as
+    /// [`Self::write_repeated`] does, the last few one by one.
+    #[inline(always)]
+    pub fn write_fifo(self, offset: usize, words: &[u32]) {
+        let mut chunks = words.chunks_exact(8);
+        for chunk in chunks.by_ref() {
+            if let Ok(eight) = <&[u32; 8]>::try_from(chunk) {
+                self.write_repeated(offset, eight);
+            }
+        }
+        for &w in chunks.remainder() {
+            self.write(offset, w);
+        }
+    }
+
     /// Reads the consecutive registers from `first` into `out`: every load first, then the
     /// stores into RAM (as [`Self::write_consecutive`], the other way round).
     #[inline(always)]

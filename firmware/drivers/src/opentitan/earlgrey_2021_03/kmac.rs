@@ -58,15 +58,7 @@ impl Hasher for Kmac {
     /// MSG_FIFO, eight words at a time: eight loads, then eight stores.
     #[inline(always)]
     fn write_inputs(&mut self, words: &[u32]) {
-        let mut chunks = words.chunks_exact(8);
-        for chunk in chunks.by_ref() {
-            if let Ok(eight) = <&[u32; 8]>::try_from(chunk) {
-                self.regs.write_repeated(r::MSG_FIFO_REG_OFFSET, eight);
-            }
-        }
-        for &w in chunks.remainder() {
-            self.write_input(w);
-        }
+        self.regs.write_fifo(r::MSG_FIFO_REG_OFFSET, words);
     }
 
     /// MSG_FIFO, one byte.
