@@ -29,7 +29,7 @@ pub fn table(records: &[Record]) -> Table {
             (Status::Error, _) => "ERROR",
         };
         let detail = match r.status {
-            Status::Ok if r.phases.is_empty() => r.result_summary(),
+            Status::Ok if r.phases.is_empty() => r.result_summary(usize::MAX),
             Status::Ok => r
                 .phases
                 .iter()

@@ -160,6 +160,21 @@ mod tests {
     }
 
     #[test]
+    fn a_result_without_phases_reads_as_its_result_fields() {
+        let record = parse(
+            r#"{"status":"ok","benchmark":"leakage","file":"f.bench","line":1,"seed":1,
+               "measurements":100,"max_abs_t":12.5,"verdict":"leak","class0_count":50,
+               "result_fields":["measurements","max_abs_t","verdict","class0_count"]}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            record.result_summary(usize::MAX),
+            "measurements 100, max_abs_t 12.5, verdict leak, class0_count 50"
+        );
+        assert_eq!(record.result_summary(2), "measurements 100, max_abs_t 12.5, …");
+    }
+
+    #[test]
     fn a_line_cut_inside_a_character_is_skipped() {
         let mut bytes = format!("{RECORD}\n{{\"status\":\"error\",\"error\":\"é").into_bytes();
         bytes.pop();

@@ -171,13 +171,20 @@ impl Record {
         self.status == Status::Ok && !self.phases.is_empty()
     }
 
-    /// The result's own facts as `name value` pairs, in the result's order.
-    pub fn result_summary(&self) -> String {
-        self.result_fields
+    /// The result's first `most` facts as `name value` pairs, in the result's order (the
+    /// headline ones first: a leakage result's measurements, largest |t| and verdict), with
+    /// `…` when there are more.
+    pub fn result_summary(&self, most: usize) -> String {
+        let mut pairs: Vec<String> = self
+            .result_fields
             .iter()
             .filter_map(|name| self.details.get(name).map(|v| format!("{name} {}", plain(v))))
-            .collect::<Vec<_>>()
-            .join(", ")
+            .collect();
+        if pairs.len() > most {
+            pairs.truncate(most);
+            pairs.push(String::from("…"));
+        }
+        pairs.join(", ")
     }
 
     /// The benchmark kind, when the record names one.
