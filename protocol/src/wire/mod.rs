@@ -61,13 +61,39 @@ impl fmt::Display for WireError {
 /// Splits a payload into tokens; an empty token (double space) is malformed.
 fn tokens(payload: &str) -> Tokens<'_> {
     Tokens {
-        inner: payload.split(' '),
+        inner: SpaceSplit { rest: Some(payload) },
+    }
+}
+
+/// The pieces of a string between single spaces, as `str::split(' ')` yields them, found by a
+/// byte search: on the suite's core the generic character searcher cost about a thousand
+/// cycles per request line.
+struct SpaceSplit<'a> {
+    rest: Option<&'a str>,
+}
+
+impl<'a> Iterator for SpaceSplit<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        let rest = self.rest?;
+        match rest.bytes().position(|b| b == b' ') {
+            Some(i) => {
+                // A space is one byte, so both sides of it are character boundaries.
+                self.rest = rest.get(i + 1..);
+                rest.get(..i)
+            }
+            None => {
+                self.rest = None;
+                Some(rest)
+            }
+        }
     }
 }
 
 /// Iterator over the space-separated tokens of a payload, with typed accessors.
 pub struct Tokens<'a> {
-    inner: core::str::Split<'a, char>,
+    inner: SpaceSplit<'a>,
 }
 
 impl<'a> Tokens<'a> {

@@ -490,3 +490,32 @@ fn every_message_round_trips_through_json() {
         assert_eq!(serde_json::from_str::<Reply>(&json).unwrap(), reply, "{json}");
     }
 }
+
+#[test]
+fn tokens_split_exactly_as_str_split_on_a_space() {
+    for payload in [
+        "",
+        " ",
+        "a",
+        "a b",
+        "a  b",
+        " a",
+        "a ",
+        "ab cd  e ",
+        "é b",
+        "x\u{a0}y z",
+    ] {
+        let ours: alloc::vec::Vec<&str> = super::SpaceSplit { rest: Some(payload) }.collect();
+        let std: alloc::vec::Vec<&str> = payload.split(' ').collect();
+        assert_eq!(ours, std, "{payload:?}");
+    }
+}
+
+proptest! {
+    #[test]
+    fn tokens_split_any_text_as_str_split_does(payload in "[ a-zé\u{a0}]{0,40}") {
+        let ours: Vec<&str> = super::SpaceSplit { rest: Some(&payload) }.collect();
+        let std: Vec<&str> = payload.split(' ').collect();
+        prop_assert_eq!(ours, std);
+    }
+}
