@@ -29,7 +29,7 @@ use cyclebench_protocol::{
 };
 use cyclebench_swcrypto::{aes_bitsliced, aes_table, chacha20, compare, keccak, mp, Variant};
 
-use super::{BenchError, Outcome};
+use super::{BenchError, Buffer, Outcome};
 use crate::cycles::stamp;
 
 /// Runs the leakage test `b`, or says why this platform cannot.
@@ -362,29 +362,6 @@ fn reference<T>(v: Variant, select: impl Fn(Variant) -> Option<T>) -> Option<T> 
         None
     } else {
         select(Variant::Rust)
-    }
-}
-
-/// A 4-byte-aligned byte buffer (the assembly takes its word path on aligned data).
-struct Buffer {
-    words: Vec<u32>,
-    len: usize,
-}
-
-impl Buffer {
-    fn new(len: usize) -> Self {
-        Self {
-            words: vec![0; len.div_ceil(4)],
-            len,
-        }
-    }
-
-    fn bytes(&self) -> &[u8] {
-        &bytemuck::cast_slice(&self.words)[..self.len]
-    }
-
-    fn bytes_mut(&mut self) -> &mut [u8] {
-        &mut bytemuck::cast_slice_mut(&mut self.words)[..self.len]
     }
 }
 

@@ -14,7 +14,7 @@ use cyclebench_protocol::{
 };
 use cyclebench_swcrypto::{aes_bitsliced, aes_table, chacha20, keccak, mp, Variant};
 
-use super::{BenchError, Outcome, Samples};
+use super::{BenchError, Buffer, Outcome, Samples};
 use crate::cycles::stamp;
 use crate::stack;
 
@@ -61,25 +61,6 @@ fn first_difference<T: PartialEq + core::fmt::LowerHex>(got: &[T], expected: &[T
     }
     let i = got.iter().zip(expected).position(|(g, e)| g != e)?;
     Some(format!("item {i} is {:x}, expected {:x}", got[i], expected[i]))
-}
-
-/// A 4-byte-aligned byte buffer (the assembly takes its word path on aligned data).
-struct Buffer {
-    words: Vec<u32>,
-    len: usize,
-}
-
-impl Buffer {
-    fn new(len: usize) -> Self {
-        Self {
-            words: vec![0; len.div_ceil(4)],
-            len,
-        }
-    }
-
-    fn bytes(&mut self) -> &mut [u8] {
-        &mut bytemuck::cast_slice_mut(&mut self.words)[..self.len]
-    }
 }
 
 /// The windows and the deepest stack of every repetition.
@@ -151,8 +132,8 @@ fn chacha(b: &SoftwareBenchmark, length: usize, repetitions: u16, rec: &mut Reco
     };
     let mut buffer = Buffer::new(length);
     for _ in 0..repetitions {
-        data::fill_input(buffer.bytes());
-        let data = buffer.bytes();
+        data::fill_input(buffer.bytes_mut());
+        let data = buffer.bytes_mut();
         rec.record(timed(|| {
             f(&data::CHACHA20_KEY, &data::CHACHA20_NONCE, data::CHACHA20_COUNTER, data)
         }));
@@ -178,8 +159,8 @@ fn bitsliced_aes(b: &SoftwareBenchmark, length: usize, repetitions: u16, rec: &m
         } else {
             (aes.expand_key)(&data::AES_CTR_KEY, &mut round_keys);
         }
-        data::fill_input(buffer.bytes());
-        let data = buffer.bytes();
+        data::fill_input(buffer.bytes_mut());
+        let data = buffer.bytes_mut();
         if schedule {
             (aes.ctr)(&round_keys, &data::AES_CTR_IV, data);
         } else {
