@@ -72,6 +72,61 @@ fn every_benchmark_set_gives_verified_or_unsupported_results() {
 }
 
 #[test]
+fn the_offload_sets_run_functionally_with_software_in_place_of_the_accelerators() {
+    let out = tempfile::tempdir().unwrap();
+    // Beyond the shipped sets: the largest payload, whose AES ciphertext fills the SPM four
+    // times before the end, in both designs and both addressings.
+    let extra = out.path().join("largest.bench");
+    std::fs::write(
+        &extra,
+        "{\"offload\": {\"operation\": \"aes-cbc-256\", \"payload_bytes\": 20480}}\n\
+         {\"offload\": {\"operation\": \"aes-cbc-256\", \"payload_bytes\": 20480, \"addressing\": \"indirect-l1\", \"design\": \"streaming\"}}\n\
+         {\"offload\": {\"operation\": \"sha3-256\", \"payload_bytes\": 20480, \"addressing\": \"indirect-l1\"}}\n",
+    )
+    .unwrap();
+    let results = out.path().join("results");
+    let o = cyclebench(&[
+        "run",
+        "--target",
+        "qemu-virt",
+        "--no-report",
+        "--out",
+        results.to_str().unwrap(),
+        "benchmarks/offload/table1.bench",
+        "benchmarks/offload/streaming.bench",
+        "benchmarks/offload/addressing.bench",
+        extra.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let records = records(&results);
+    assert_eq!(records.len(), 15 + 15 + 7 + 3);
+    for r in &records {
+        assert_eq!(r["status"], "ok", "{r}");
+        assert_eq!(r["verified"], true, "{r}");
+        assert_eq!(r["implementation"], "software", "{r}");
+        let bytes = r["payload_bytes"].as_u64().unwrap();
+        let pages = bytes.div_ceil(4096);
+        // The parts add up, and the AES ciphertext was handed over once per page but the last.
+        let sum = ["operation_cycles", "device_overhead_cycles", "host_cycles"]
+            .iter()
+            .map(|f| r[*f].as_u64().unwrap())
+            .sum::<u64>();
+        assert_eq!(sum, r["offload_cycles"].as_u64().unwrap(), "{r}");
+        assert_eq!(r["offload_cycles"], r["total_cycles"], "{r}");
+        let handovers = if r["operation"] == "aes-cbc-256" { pages - 1 } else { 0 };
+        assert_eq!(r["handovers"].as_u64(), Some(handovers), "{r}");
+        assert_eq!(r["phases"]["handover"].as_u64().unwrap() > 0, handovers > 0, "{r}");
+        // Streaming copies nothing on the chip; staging copies every page.
+        let streaming = r["design"] == "streaming";
+        assert_eq!(r["phases"]["payload"] == 0, streaming, "{r}");
+        // QEMU counts no cycles, so nothing is reused across requests.
+        assert_eq!(r["software_reused"], 0, "{r}");
+        assert!(r["software_cycles"].as_u64().unwrap() > 0, "{r}");
+        assert!(r["speedup"].as_f64().unwrap() > 0.0, "{r}");
+    }
+}
+
+#[test]
 fn bad_input_gets_clear_errors_and_keeps_other_results() {
     let dir = tempfile::tempdir().unwrap();
     let bench = dir.path().join("bad.bench");

@@ -9,6 +9,8 @@ mod plots;
 mod render;
 pub mod stats;
 
+pub use plots::{lines as line_plot, Line, LineChart};
+
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};

@@ -541,6 +541,90 @@ impl Figure for Software<'_> {
     }
 }
 
+/// One line of a [`LineChart`].
+pub struct Line {
+    /// Legend label.
+    pub label: String,
+    /// Points, in x order.
+    pub points: Vec<(f64, f64)>,
+}
+
+/// Lines over a linear x axis (e.g. a figure against payload size).
+pub struct LineChart {
+    /// File stem.
+    pub name: String,
+    /// Caption.
+    pub title: String,
+    /// X axis description.
+    pub x_desc: String,
+    /// Y axis description.
+    pub y_desc: String,
+    /// The lines; each gets its own colour and, in pairs, a solid or a dashed stroke.
+    pub lines: Vec<Line>,
+}
+
+/// Draws `chart`.
+pub fn lines(chart: &LineChart) -> Result<Plot> {
+    render(&chart.name, &Lines(chart))
+}
+
+struct Lines<'a>(&'a LineChart);
+
+impl Figure for Lines<'_> {
+    fn size(&self) -> (u32, u32) {
+        (WIDTH, 560)
+    }
+
+    fn draw<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+    ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+        area.fill(&WHITE)?;
+        let points = || self.0.lines.iter().flat_map(|l| l.points.iter());
+        let x_max = points().map(|p| p.0).fold(1.0, f64::max);
+        let y_max = points().map(|p| p.1).fold(1.0, f64::max);
+        let mut chart = ChartBuilder::on(area)
+            .caption(&self.0.title, (FONT, 20))
+            .margin(16)
+            .x_label_area_size(44)
+            .y_label_area_size(70)
+            .build_cartesian_2d(0.0..x_max * 1.05, 0.0..y_max * 1.15)?;
+        chart
+            .configure_mesh()
+            .x_desc(self.0.x_desc.as_str())
+            .y_desc(self.0.y_desc.as_str())
+            .x_label_formatter(&|v| format!("{v:.0}"))
+            .y_label_formatter(&|v| format!("{v:.0}"))
+            .label_style((FONT, 15))
+            .axis_desc_style((FONT, 15))
+            .draw()?;
+        for (i, line) in self.0.lines.iter().enumerate() {
+            // Lines come in pairs of one operation (two designs): one colour, solid then dashed.
+            let colour = SERIES[(i / 2) % SERIES.len()];
+            let style = colour.stroke_width(2);
+            let drawn = if i % 2 == 0 {
+                chart.draw_series(LineSeries::new(line.points.clone(), style))?
+            } else {
+                chart.draw_series(DashedLineSeries::new(line.points.clone(), 9, 5, style))?
+            };
+            let dashed = i % 2 == 1;
+            drawn.label(line.label.clone()).legend(move |(x, y)| {
+                let (dash, gap) = if dashed { (9, 5) } else { (26, 1) };
+                DashedPathElement::new([(x, y), (x + 26, y)], dash, gap, style)
+            });
+            chart.draw_series(line.points.iter().map(|&p| Circle::new(p, 4, colour.filled())))?;
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
+            .background_style(WHITE.mix(0.9))
+            .border_style(BLACK)
+            .label_font((FONT, 16))
+            .legend_area_size(34)
+            .draw()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

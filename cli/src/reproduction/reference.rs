@@ -390,3 +390,101 @@ pub fn figures() -> Vec<f64> {
     all.extend(PAPER_REDUCED_RADIX_GAIN.iter().map(|&(_, g)| g));
     all
 }
+
+// ----- Seed 3 (OpenTitan as a security co-processor, Table I) -----
+
+/// What seed 3 measured: a CVA6 host running Linux and OpenTitan's Ibex on one FPGA SoC.
+pub const OFFLOAD_PLATFORM: &str =
+    "a CVA6 host under Linux handing jobs to OpenTitan's Ibex through a mailbox, on an FPGA SoC";
+
+/// One row of seed 3's Table I, in cycles.
+pub struct OffloadRow {
+    /// Payload bytes.
+    pub bytes: u64,
+    /// Host (CVA6) driver overhead.
+    pub cva6: u64,
+    /// Ibex firmware overhead.
+    pub ibex: u64,
+    /// Accelerator operation.
+    pub operation: u64,
+    /// CVA6 + Ibex + operation.
+    pub total: u64,
+    /// Overhead share as printed, percent.
+    pub overhead_percent: f64,
+    /// `openssl speed` on the CVA6.
+    pub software: u64,
+    /// Speed-up as printed.
+    pub speedup: f64,
+}
+
+/// Seed 3, Table I, SHA-256.
+pub const TABLE_I_SHA256: [OffloadRow; 3] = [
+    OffloadRow {
+        bytes: 1024,
+        cva6: 1347,
+        ibex: 801,
+        operation: 10454,
+        total: 12602,
+        overhead_percent: 17.0,
+        software: 144231,
+        speedup: 11.4,
+    },
+    OffloadRow {
+        bytes: 2048,
+        cva6: 1270,
+        ibex: 801,
+        operation: 20416,
+        total: 22487,
+        overhead_percent: 9.2,
+        software: 276753,
+        speedup: 12.3,
+    },
+    OffloadRow {
+        bytes: 4096,
+        cva6: 1263,
+        ibex: 801,
+        operation: 40394,
+        total: 42458,
+        overhead_percent: 4.9,
+        software: 541516,
+        speedup: 12.8,
+    },
+];
+
+/// Seed 3, Table I, AES-CBC-256.
+pub const TABLE_I_AES_CBC_256: [OffloadRow; 3] = [
+    OffloadRow {
+        bytes: 1024,
+        cva6: 7436,
+        ibex: 8271,
+        operation: 29944,
+        total: 45651,
+        overhead_percent: 34.4,
+        software: 182039,
+        speedup: 4.0,
+    },
+    OffloadRow {
+        bytes: 2048,
+        cva6: 14730,
+        ibex: 15925,
+        operation: 46600,
+        total: 77255,
+        overhead_percent: 39.7,
+        software: 364078,
+        speedup: 4.7,
+    },
+    OffloadRow {
+        bytes: 4096,
+        cva6: 26334,
+        ibex: 31281,
+        operation: 79939,
+        total: 137554,
+        overhead_percent: 41.9,
+        software: 724638,
+        speedup: 5.3,
+    },
+];
+
+/// The goal set for the streaming design at 4 KiB, chip side: overhead at most this share of
+/// chip-side cycles, percent (SHA-256, AES-CBC-256).
+pub const OFFLOAD_OVERHEAD_GOAL_PERCENT: (f64, f64) = (5.0, 20.0);

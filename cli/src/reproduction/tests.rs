@@ -16,7 +16,7 @@ fn build(inputs: &Inputs) -> String {
         zbb: Some(&zbb),
         one_instance: None,
     };
-    let mut out = document(Some(&unmasked), Some(&masked), Some(software));
+    let mut out = document(Some(&unmasked), Some(&masked), Some(software), None).unwrap();
     for (dir, role) in dirs.iter().zip(["UNMASKED", "MASKED", "IBEX", "ZBB"]) {
         out = out.replace(&dir.path().display().to_string(), role);
     }

@@ -275,6 +275,11 @@ impl Record {
         self.details.get(field).and_then(Value::as_u64)
     }
 
+    /// A detail with a fraction (e.g. `speedup`).
+    pub fn decimal(&self, field: &str) -> Option<f64> {
+        self.details.get(field).and_then(Value::as_f64)
+    }
+
     /// Software primitive (`chacha20`, `mp-mul`, ...), for `software` benchmarks.
     pub fn primitive(&self) -> Option<&str> {
         self.text("primitive")

@@ -108,3 +108,23 @@ fn in_registers<const N: usize>(words: &[u32; N]) -> [u32; N] {
     }
     w
 }
+
+/// Copies `src` into `dst` (the shorter length) eight words at a time, every load of a group
+/// before its stores, the way the register helpers move blocks; the last few one by one.
+/// Not `copy_from_slice`: that becomes a call to `memcpy`, which on Earl Grey runs from flash
+/// and would put its wait states into the measured window of the code that copies.
+#[inline(always)]
+pub fn copy_words(dst: &mut [u32], src: &[u32]) {
+    let len = dst.len().min(src.len());
+    let (dst, src) = (&mut dst[..len], &src[..len]);
+    let mut to = dst.chunks_exact_mut(8);
+    let mut from = src.chunks_exact(8);
+    for (d, s) in to.by_ref().zip(from.by_ref()) {
+        if let (Ok(d), Ok(s)) = (<&mut [u32; 8]>::try_from(d), <&[u32; 8]>::try_from(s)) {
+            *d = in_registers(s);
+        }
+    }
+    for (d, s) in to.into_remainder().iter_mut().zip(from.remainder()) {
+        *d = in_registers(&[*s])[0];
+    }
+}

@@ -9,6 +9,7 @@ mod aes;
 mod hash;
 mod leakage;
 mod micro;
+mod offload;
 mod rng;
 mod software;
 
@@ -24,6 +25,10 @@ pub use leakage::{
     MIN_LEAK_MEASUREMENTS,
 };
 pub use micro::{MicroBenchmark, MicroPhases};
+pub use offload::{
+    Addressing, OffloadBenchmark, OffloadDesign, OffloadOperation, OffloadPhases, MAX_OFFLOAD_BYTES,
+    OFFLOAD_ADDRESS_FIELDS, OFFLOAD_PAGE_BYTES, OFFLOAD_PHASES, OFFLOAD_SIZE_STEP,
+};
 pub use rng::{GeneratePhases, RngPhases, RngSeededBenchmark, RngTrueRandomBenchmark};
 pub use software::{LengthUnit, Primitive, SoftwareBenchmark, SoftwarePhases, SoftwareVariant};
 
@@ -190,6 +195,10 @@ register! {
         /// A constant-time test (dudect): an operation timed on a fixed and on random secret
         /// inputs, compared by Welch's t-test on the device.
         Leakage(LeakageBenchmark),
+        /// Seed 3's offload: a job handed to the chip through a mailbox, its payload fetched
+        /// by page addresses, the result handed back through a scratch-pad memory; and the
+        /// same job in software on the same core.
+        Offload(OffloadBenchmark),
     }
     shapes {
         /// Hashing (thesis Tables 6.1, 6.2).
@@ -206,6 +215,8 @@ register! {
         Software(SoftwarePhases),
         /// A leakage test: per-class timing statistics and |t| of every test.
         Leakage(LeakagePhases),
+        /// An offload: host and chip phases, the software run, and where the regions were.
+        Offload(OffloadPhases),
     }
 }
 

@@ -4,6 +4,7 @@
 extern crate std;
 
 use super::*;
+use crate::Cycles;
 
 #[test]
 fn names_and_tags_are_unique() {
@@ -40,5 +41,54 @@ fn categories_follow_the_declared_phases() {
 fn json_names_are_kind_names() {
     for kind in BenchmarkKind::ALL {
         assert_eq!(serde_json::to_value(kind).unwrap(), kind.name(), "{kind:?}");
+    }
+}
+
+#[test]
+fn offload_fields_use_corrected_counts() {
+    let c = |n| Cycles::once(n);
+    let p = OffloadPhases {
+        host_submit: c(11),
+        mailbox: c(21),
+        payload: c(101),
+        operation: c(1007),
+        result_copy: c(31),
+        handover: c(0),
+        completion: c(12),
+        host_drain: c(41),
+        software: c(10_001),
+        software_reused: false,
+        windows: [1, 1, 1, 7, 1, 0, 2, 1],
+        handovers: 0,
+        window_overhead: 1,
+        host_memory_address: 0,
+        spm_address: 0,
+        mailbox_address: 0,
+    };
+    // Device overhead 20 + 100 + 30 + 10 = 160 over 160 + 1000; host 10 + 40.
+    assert_eq!(p.device_overhead_cycles(), 160);
+    assert_eq!(p.operation_cycles(), 1000);
+    assert_eq!(p.host_cycles(), 50);
+    let fields = p.fields();
+    let get = |name: &str| fields.iter().find(|(n, _)| *n == name).map(|(_, f)| f.clone());
+    assert_eq!(get("overhead_percent"), Some(Field::Decimal(13.79)));
+    assert_eq!(get("overhead_with_host_percent"), Some(Field::Decimal(17.36)));
+    assert_eq!(get("software_cycles"), Some(Field::Number(10_000)));
+    assert_eq!(get("speedup"), Some(Field::Decimal(8.26)));
+}
+
+#[test]
+fn offload_sizes_are_whole_kib_up_to_five_pages() {
+    let request = |payload_bytes| OffloadBenchmark {
+        operation: OffloadOperation::Sha256,
+        payload_bytes,
+        addressing: Addressing::Direct,
+        design: OffloadDesign::Staging,
+        repetitions: None,
+    };
+    assert!(request(1024).check().is_ok());
+    assert!(request(MAX_OFFLOAD_BYTES).check().is_ok());
+    for bad in [0, 1000, 1536, MAX_OFFLOAD_BYTES + 1024] {
+        assert!(request(bad).check().is_err(), "{bad}");
     }
 }

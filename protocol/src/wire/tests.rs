@@ -89,6 +89,22 @@ fn every_request() -> Vec<Request> {
             })));
         }
     }
+    for operation in OffloadOperation::ALL {
+        for (addressing, design) in [
+            (Addressing::Direct, OffloadDesign::Staging),
+            (Addressing::IndirectL1, OffloadDesign::Streaming),
+        ] {
+            for payload_bytes in [OFFLOAD_SIZE_STEP, MAX_OFFLOAD_BYTES] {
+                all.push(Request::Benchmark(Benchmark::Offload(OffloadBenchmark {
+                    operation,
+                    payload_bytes,
+                    addressing,
+                    design,
+                    repetitions: (payload_bytes == MAX_OFFLOAD_BYTES).then_some(2),
+                })));
+            }
+        }
+    }
     all
 }
 
@@ -240,6 +256,27 @@ fn every_reply() -> Vec<Reply> {
             }),
             9,
         ),
+        measured(
+            Phases::Offload(OffloadPhases {
+                host_submit: once(22),
+                mailbox: once(65),
+                payload: stats(1234),
+                operation: once(40_394),
+                result_copy: once(19),
+                handover: once(0),
+                completion: once(9),
+                host_drain: once(28),
+                software: 541_516.into_cycles(),
+                software_reused: true,
+                windows: [1, 1, 4, 7, 1, 0, 2, 1],
+                handovers: 0,
+                window_overhead: 1,
+                host_memory_address: 0x1000_4000,
+                spm_address: u32::MAX,
+                mailbox_address: 0,
+            }),
+            2,
+        ),
     ]
 }
 
@@ -348,6 +385,12 @@ fn rejects_out_of_range_parameters() {
         "B sw chacha20 asm l64",
         "B sw sha1 rust",
         "B sw chacha20 rust x2 l64",
+        "B offload s2 0 d c",
+        "B offload s2 21 d c",
+        "B offload s2 4 x c",
+        "B offload s2 4 d c l4",
+        "B offload aes 4 d c",
+        "B offload s3 4 i",
     ] {
         let line = frame(alloc::format!("3 {payload}"));
         assert!(

@@ -26,7 +26,8 @@ const KEY_MASK: [u32; 8] = [
     0xd0c1_8e95,
 ];
 
-fn le_words(bytes: &[u8]) -> Vec<u32> {
+/// Little-endian words of `bytes` (the engine's byte order).
+pub(crate) fn le_words(bytes: &[u8]) -> Vec<u32> {
     bytes
         .chunks_exact(4)
         .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
@@ -37,11 +38,16 @@ fn block(words: &[u32]) -> [u32; 4] {
     core::array::from_fn(|i| words.get(i).copied().unwrap_or(0))
 }
 
+/// The two key shares the engine is given for `key`: the mask, and key XOR mask.
+pub(crate) fn key_shares(key: &[u8]) -> ([u32; 8], [u32; 8]) {
+    let key = le_words(key);
+    let share1 = core::array::from_fn(|i| key.get(i).copied().unwrap_or(0) ^ KEY_MASK[i]);
+    (KEY_MASK, share1)
+}
+
 /// Engine configuration for a dataset.
 pub fn config(d: &AesDataset, encrypt: bool, manual: bool) -> AesConfig {
-    let key = le_words(d.key);
-    let key_share0 = KEY_MASK;
-    let key_share1: [u32; 8] = core::array::from_fn(|i| key.get(i).copied().unwrap_or(0) ^ KEY_MASK[i]);
+    let (key_share0, key_share1) = key_shares(d.key);
     let iv = block(&le_words(&d.iv.unwrap_or([0; 16])));
     AesConfig {
         key_length: match d.key_bits {
@@ -171,28 +177,44 @@ fn total<M: AesEngine>(
             e.wait_for_output()?;
             e.read_block(o);
         }
-    } else if let Some((first, rest)) = input.split_first() {
-        if !tight {
-            e.wait_for_input_ready()?;
-        }
-        e.write_block(first);
-        for (next, previous_out) in rest.iter().zip(output.iter_mut()) {
-            if !tight {
-                e.wait_for_input_ready()?;
-            }
-            e.write_block(next);
-            e.wait_for_output()?;
-            e.read_block(previous_out);
-        }
-        if let Some(last) = output.last_mut() {
-            e.wait_for_output()?;
-            e.read_block(last);
-        }
+    } else {
+        pipeline(e, input, output, tight)?;
     }
     marks.mark();
     e.deinit()?;
     marks.mark();
     Ok(marks.phases())
+}
+
+/// Automatic mode with two blocks in flight: write the next block as soon as the input is
+/// free (checked unless `tight`), then read the previous output.
+#[inline(always)]
+pub(crate) fn pipeline<M: AesEngine>(
+    e: &mut M,
+    input: &[[u32; 4]],
+    output: &mut [[u32; 4]],
+    tight: bool,
+) -> Result<(), ModuleError> {
+    let Some((first, rest)) = input.split_first() else {
+        return Ok(());
+    };
+    if !tight {
+        e.wait_for_input_ready()?;
+    }
+    e.write_block(first);
+    for (next, previous_out) in rest.iter().zip(output.iter_mut()) {
+        if !tight {
+            e.wait_for_input_ready()?;
+        }
+        e.write_block(next);
+        e.wait_for_output()?;
+        e.read_block(previous_out);
+    }
+    if let Some(last) = output.last_mut() {
+        e.wait_for_output()?;
+        e.read_block(last);
+    }
+    Ok(())
 }
 
 /// init | Σ write | Σ compute | Σ read | deinit, one block at a time. With a status pad the

@@ -5,6 +5,7 @@ mod aes;
 mod hash;
 mod leakage;
 mod micro;
+mod offload;
 mod rng;
 mod software;
 
@@ -156,6 +157,7 @@ pub fn run<P: Platform>(
         Benchmark::Micro(_) => micro::run(repetitions)?,
         Benchmark::Software(b) => software::run(b, repetitions)?,
         Benchmark::Leakage(b) => leakage::run(b, overhead)?,
+        Benchmark::Offload(b) => offload::run(platform, b, repetitions, overhead)?,
     };
     Ok(match outcome {
         Outcome::Measured {
