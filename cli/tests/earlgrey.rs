@@ -73,3 +73,37 @@ fn smoke_set_is_verified_and_the_mailbox_and_the_uart_give_the_same_cycles() {
         assert!(m["raw_phases"].as_object().is_some_and(|p| !p.is_empty()), "{m}");
     }
 }
+
+#[test]
+#[ignore = "needs the Earl Grey model (scripts/test.sh builds it and runs this)"]
+fn the_accelerators_and_software_on_the_same_core_answer_the_same_requests() {
+    let out = tempfile::tempdir().unwrap();
+    let o = cyclebench(&[
+        "run",
+        "--target",
+        TARGET,
+        "--out",
+        out.path().to_str().unwrap(),
+        "benchmarks/on_chip/hardware_and_software.bench",
+    ]);
+    let log = text(&o);
+    assert!(o.status.success(), "{log}");
+    let records = records(out.path());
+    assert_eq!(records.len(), 14, "{log}");
+    for pair in records.chunks(2) {
+        let (hardware, software) = (&pair[0], &pair[1]);
+        for (r, kind) in [(hardware, "hardware"), (software, "software")] {
+            assert_eq!(r["status"], "ok", "{r}");
+            assert_eq!(r["verified"], true, "{r}");
+            assert_eq!(r["implementation"], kind, "{r}");
+        }
+        assert_eq!(hardware["config"], software["config"]);
+        assert!(
+            software["total_cycles"].as_u64() > hardware["total_cycles"].as_u64(),
+            "{hardware} / {software}"
+        );
+    }
+    // The report pairs them: one speed-up row per operation.
+    let report = std::fs::read_to_string(out.path().join("report.md")).unwrap();
+    assert!(report.contains("plots/speedup.png"), "{report}");
+}

@@ -127,6 +127,42 @@ fn the_offload_sets_run_functionally_with_software_in_place_of_the_accelerators(
 }
 
 #[test]
+fn hash_and_aes_requests_can_ask_for_the_software_implementation() {
+    let out = tempfile::tempdir().unwrap();
+    let o = cyclebench(&[
+        "run",
+        "--target",
+        "qemu-virt",
+        "--no-report",
+        "--out",
+        out.path().to_str().unwrap(),
+        "benchmarks/on_chip/hardware_and_software.bench",
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let records = records(out.path());
+    assert_eq!(records.len(), 14);
+    for pair in records.chunks(2) {
+        // The request says which was asked for; on this platform both are software.
+        assert!(
+            !pair[0]["request"].as_str().unwrap().contains("software"),
+            "{}",
+            pair[0]
+        );
+        assert!(
+            pair[1]["request"].as_str().unwrap().contains("\"software\": true"),
+            "{}",
+            pair[1]
+        );
+        for r in pair {
+            assert_eq!(r["status"], "ok", "{r}");
+            assert_eq!(r["verified"], true, "{r}");
+            assert_eq!(r["implementation"], "software", "{r}");
+        }
+        assert_eq!(pair[0]["config"], pair[1]["config"]);
+    }
+}
+
+#[test]
 fn bad_input_gets_clear_errors_and_keeps_other_results() {
     let dir = tempfile::tempdir().unwrap();
     let bench = dir.path().join("bad.bench");

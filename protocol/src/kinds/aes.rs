@@ -79,6 +79,11 @@ pub struct AesBenchmark {
     /// no output yet. At most [`crate::MAX_STATUS_PAD`].
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub status_pad: Option<u16>,
+    /// Run the suite's software implementation of the module (RustCrypto) instead of the
+    /// platform's: on a chip with the accelerator, the same operation in software on the
+    /// same core.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "core::ops::Not::not"))]
+    pub software: bool,
     /// Repetitions (default 1).
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub repetitions: Option<u16>,
@@ -158,6 +163,7 @@ impl Kind for AesBenchmark {
         wire::push(out, wire::pick(self.trigger == Trigger::Automatic, "a", "m"));
         wire::push(out, wire::pick(self.tight, "t", "c"));
         Options {
+            software: self.software,
             pad: self.status_pad,
             repetitions: self.repetitions,
             ..Options::default()
@@ -176,7 +182,7 @@ impl Kind for AesBenchmark {
         };
         let trigger = wire::flag(t, "trigger", ("a", Trigger::Automatic), ("m", Trigger::Manual))?;
         let tight = wire::flag(t, "tightness", ("t", true), ("c", false))?;
-        let o = Options::decode(t, "px")?;
+        let o = Options::decode(t, "spx")?;
         Ok(Self {
             dataset,
             direction,
@@ -184,6 +190,7 @@ impl Kind for AesBenchmark {
             trigger,
             tight,
             status_pad: o.pad,
+            software: o.software,
             repetitions: o.repetitions,
         })
     }

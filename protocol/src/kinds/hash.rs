@@ -47,6 +47,11 @@ pub struct HashBenchmark {
     /// Record the deepest input FIFO fill seen and how often input had to wait.
     #[cfg_attr(feature = "serde", serde(default))]
     pub track_fifo: bool,
+    /// Run the suite's software implementation of the module (RustCrypto) instead of the
+    /// platform's: on a chip with the accelerator, the same operation in software on the
+    /// same core.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "core::ops::Not::not"))]
+    pub software: bool,
     /// Repetitions (default 1).
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub repetitions: Option<u16>,
@@ -107,6 +112,7 @@ impl Kind for HashBenchmark {
         wire::push(out, wire::pick(self.style == HashStyle::ApiConform, "a", "t"));
         wire::push(out, wire::pick(self.track_fifo, "f", "-"));
         Options {
+            software: self.software,
             repetitions: self.repetitions,
             ..Options::default()
         }
@@ -123,12 +129,13 @@ impl Kind for HashBenchmark {
         let dataset = wire::dataset(t)?;
         let style = wire::flag(t, "hash style", ("a", HashStyle::ApiConform), ("t", HashStyle::Tight))?;
         let track_fifo = wire::flag(t, "fifo tracking", ("f", true), ("-", false))?;
-        let o = Options::decode(t, "x")?;
+        let o = Options::decode(t, "sx")?;
         Ok(Self {
             algorithm,
             dataset,
             style,
             track_fifo,
+            software: o.software,
             repetitions: o.repetitions,
         })
     }

@@ -1,5 +1,6 @@
-//! Optional trailing `<letter><number>` tokens of benchmark requests (`pPAD`, `wWAIT`,
-//! `lLENGTH`, `xREPS`), shared by every kind that takes them.
+//! Optional trailing tokens of benchmark requests: `s` (the software implementation) and the
+//! `<letter><number>` options `pPAD`, `wWAIT`, `lLENGTH`, `xREPS`, shared by every kind that
+//! takes them.
 
 use alloc::string::String;
 use core::fmt::Write;
@@ -7,9 +8,11 @@ use core::fmt::Write;
 use super::{parse_number, Tokens, WireError};
 use crate::{MAX_INIT_WAIT, MAX_REPETITIONS, MAX_STATUS_PAD};
 
-/// Optional trailing `<letter><number>` tokens, encoded in this order.
+/// Optional trailing tokens, encoded in this order.
 #[derive(Default)]
 pub struct Options {
+    /// `s`: run the suite's software implementation of the module, not the platform's.
+    pub software: bool,
     /// `pPAD`: nops before a timed status read.
     pub pad: Option<u16>,
     /// `wWAIT`: unmeasured cycles between seeding and generating.
@@ -24,6 +27,9 @@ impl Options {
     /// Appends the options that are set, in canonical order.
     pub fn encode(&self, out: &mut String) {
         // Writing into a String cannot fail.
+        if self.software {
+            out.push_str(" s");
+        }
         if let Some(p) = self.pad {
             let _ = write!(out, " p{p}");
         }
@@ -46,13 +52,15 @@ impl Options {
         while let Some(token) = t.optional()? {
             let mut chars = token.chars();
             let letter = chars.next().unwrap_or(' ');
-            let rank = "pwlx".find(letter).ok_or(WireError::Malformed("unknown option"))? + 1;
+            let rank = "spwlx".find(letter).ok_or(WireError::Malformed("unknown option"))? + 1;
             if !allowed.contains(letter) || rank <= last {
                 return Err(WireError::Malformed("option not allowed here or out of order"));
             }
             last = rank;
             let number = chars.as_str();
             match letter {
+                's' if number.is_empty() => options.software = true,
+                's' => return Err(WireError::Malformed("the software option takes no number")),
                 'p' => {
                     let pad: u16 = parse_number(number, "status pad")?;
                     if pad > MAX_STATUS_PAD {

@@ -45,6 +45,7 @@ fn every_request() -> Vec<Request> {
             trigger,
             tight,
             status_pad: tight.then_some(MAX_STATUS_PAD),
+            software: tight,
             repetitions,
         })));
     }
@@ -67,6 +68,7 @@ fn every_request() -> Vec<Request> {
             dataset: ds("msg-256"),
             style,
             track_fifo,
+            software: track_fifo,
             repetitions: Some(10),
         })));
     }
@@ -385,6 +387,10 @@ fn rejects_out_of_range_parameters() {
         "B sw chacha20 asm l64",
         "B sw sha1 rust",
         "B sw chacha20 rust x2 l64",
+        "B hash 2 abc a - s1",
+        "B hash 2 abc a - x2 s",
+        "B aes a e b m c p3 s",
+        "B micro s",
         "B offload s2 0 d c",
         "B offload s2 21 d c",
         "B offload s2 4 x c",

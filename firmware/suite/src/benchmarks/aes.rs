@@ -10,9 +10,9 @@ use cyclebench_protocol::{
     AesBenchmark, AesPerBlockPhases, AesTotalPhases, Check, Direction, Granularity, Phases, Trigger,
 };
 
-use super::{hex_words, BenchError, Outcome, Samples};
+use super::{hex_words, on_software, software, BenchError, Outcome, Samples};
 use crate::cycles::Marks;
-use crate::platform::Platform;
+use crate::platform::{Platform, Provided};
 
 /// Mask for key share 0; share 1 is key XOR mask, so the engine sees a genuinely split key.
 const KEY_MASK: [u32; 8] = [
@@ -69,9 +69,22 @@ pub fn config(d: &AesDataset, encrypt: bool, manual: bool) -> AesConfig {
     }
 }
 
-/// Runs `b` on the platform's AES module.
+/// Runs `b` on the platform's AES module, or on the software one.
 pub fn run<P: Platform>(platform: &mut P, b: &AesBenchmark, repetitions: u16) -> Result<Outcome, BenchError> {
-    let module = platform.aes();
+    if b.software {
+        // One untimed run first: the timed ones find the code in the instruction cache.
+        return on_software(platform, |s| measure(software(&mut s.aes), b, repetitions, true));
+    }
+    measure(platform.aes(), b, repetitions, false)
+}
+
+/// Runs `b` on `module`, after one untimed run if `warm_up`.
+fn measure<M: AesEngine>(
+    module: Provided<'_, M>,
+    b: &AesBenchmark,
+    repetitions: u16,
+    warm_up: bool,
+) -> Result<Outcome, BenchError> {
     let all = cyclebench_datasets::AES;
     let d = cyclebench_datasets::aes(b.dataset.as_str())
         .ok_or_else(|| BenchError::unknown_dataset("aes", b.dataset.as_str(), all.iter().map(|d| d.id)))?;
@@ -99,6 +112,9 @@ pub fn run<P: Platform>(platform: &mut P, b: &AesBenchmark, repetitions: u16) ->
     };
     let mut samples = Samples::new(width, repetitions)?;
     let mut output = alloc::vec![[0u32; 4]; input.len()];
+    if warm_up {
+        total(module.module, &cfg, &input, &mut output, b.tight).map_err(|e| BenchError::module("aes", e))?;
+    }
     for _ in 0..repetitions {
         output.iter_mut().for_each(|o| *o = [0; 4]);
         let row = match b.granularity {

@@ -6,24 +6,32 @@ use alloc::vec::Vec;
 use cyclebench_modules::Hasher;
 use cyclebench_protocol::{Check, FifoTrace, HashAlgorithm, HashBenchmark, HashPhases, HashStyle, Phases};
 
-use super::{hex_words, BenchError, Outcome, Samples};
+use super::{hex_words, on_software, software, BenchError, Outcome, Samples};
 use crate::cycles::Marks;
 use crate::platform::{Platform, Provided};
 
-/// Runs `b` on the platform's module for its algorithm.
+/// Runs `b` on the platform's module for its algorithm, or on the software one.
 pub fn run<P: Platform>(platform: &mut P, b: &HashBenchmark, repetitions: u16) -> Result<Outcome, BenchError> {
+    if b.software {
+        // One untimed run first: the timed ones find the code in the instruction cache.
+        return on_software(platform, |s| match b.algorithm {
+            HashAlgorithm::Sha2 => measure("sha2", software(&mut s.sha2), b, repetitions, true),
+            HashAlgorithm::Sha3 => measure("sha3", software(&mut s.sha3), b, repetitions, true),
+        });
+    }
     match b.algorithm {
-        HashAlgorithm::Sha2 => measure("sha2", platform.sha2(), b, repetitions),
-        HashAlgorithm::Sha3 => measure("sha3", platform.sha3(), b, repetitions),
+        HashAlgorithm::Sha2 => measure("sha2", platform.sha2(), b, repetitions, false),
+        HashAlgorithm::Sha3 => measure("sha3", platform.sha3(), b, repetitions, false),
     }
 }
 
-/// Runs `b` on `module` (`name` is "sha2" or "sha3").
+/// Runs `b` on `module` (`name` is "sha2" or "sha3"), after one untimed run if `warm_up`.
 fn measure<M: Hasher>(
     name: &str,
     module: Provided<'_, M>,
     b: &HashBenchmark,
     repetitions: u16,
+    warm_up: bool,
 ) -> Result<Outcome, BenchError> {
     let datasets = cyclebench_datasets::HASH;
     let dataset = cyclebench_datasets::hash(b.dataset.as_str())
@@ -48,6 +56,9 @@ fn measure<M: Hasher>(
 
     let mut samples = Samples::new(4, repetitions)?;
     let mut fifo: Option<FifoTrace> = None;
+    if warm_up {
+        once(module.module, &words, tail, b, &mut [0; 8]).map_err(|e| BenchError::module(name, e))?;
+    }
     for _ in 0..repetitions {
         let mut digest = [0u32; 8];
         let (phases, trace) =

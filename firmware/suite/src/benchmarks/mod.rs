@@ -18,7 +18,8 @@ use cyclebench_protocol::{
     Benchmark, BenchmarkResults, Check, Cycles, ErrorKind, ImplementationKind, Measured, Phases,
 };
 
-use crate::platform::Platform;
+use crate::platform::{Platform, Provided};
+use crate::software::SoftwareModules;
 
 /// Why a benchmark request produced no result.
 #[derive(Debug)]
@@ -122,6 +123,24 @@ impl Buffer {
     /// The bytes, to fill or transform in place.
     pub fn bytes_mut(&mut self) -> &mut [u8] {
         &mut bytemuck::cast_slice_mut(&mut self.words)[..self.len]
+    }
+}
+
+/// Runs `f` on the platform's software modules with the instruction cache on: software runs
+/// from where the firmware's code runs (flash, on Earl Grey) with the cache a firmware would
+/// turn on. Hardware benchmarks keep it off, as the thesis measured them.
+fn on_software<P: Platform, T>(platform: &mut P, f: impl FnOnce(&mut SoftwareModules) -> T) -> T {
+    platform.instruction_cache(true);
+    let result = f(platform.software());
+    platform.instruction_cache(false);
+    result
+}
+
+/// `module`, labelled software.
+fn software<T>(module: &mut T) -> Provided<'_, T> {
+    Provided {
+        module,
+        kind: ImplementationKind::Software,
     }
 }
 

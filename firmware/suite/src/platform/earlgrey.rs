@@ -27,6 +27,7 @@ use cyclebench_modules::Comm;
 use cyclebench_protocol::{Implementation, ImplementationKind, Module, ModuleInfo};
 
 use super::{entry, Platform, Provided};
+use crate::software::SoftwareModules;
 
 // In this snapshot, instruction fetches from flash return stale words (the low half of each
 // 64-bit flash word comes from the previous one) until the flash controller's life-cycle
@@ -111,6 +112,7 @@ pub struct EarlGrey {
     kmac: Kmac,
     aes: Aes,
     csrng: Csrng,
+    software: SoftwareModules,
 }
 
 fn hardware<T: ?Sized>(module: &mut T) -> Provided<'_, T> {
@@ -147,6 +149,7 @@ impl Platform for EarlGrey {
             kmac: Kmac::new(block(top::KMAC_BASE_ADDR)),
             aes,
             csrng: Csrng::new(block(top::CSRNG_BASE_ADDR)),
+            software: SoftwareModules::new(),
         }
     }
 
@@ -186,6 +189,9 @@ impl Platform for EarlGrey {
     }
     fn rng(&mut self) -> Provided<'_, Self::Rng> {
         hardware(&mut self.csrng)
+    }
+    fn software(&mut self) -> &mut SoftwareModules {
+        &mut self.software
     }
     fn has_entropy(&self) -> bool {
         true

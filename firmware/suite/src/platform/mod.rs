@@ -60,6 +60,9 @@ pub trait Platform {
     fn aes(&mut self) -> Provided<'_, Self::Aes>;
     /// The random bit generator.
     fn rng(&mut self) -> Provided<'_, Self::Rng>;
+    /// The software hash and AES modules: what `sha2`, `sha3` and `aes` are on a platform
+    /// without accelerators, and on a chip with them the same operations in software.
+    fn software(&mut self) -> &mut crate::software::SoftwareModules;
     /// Whether `rng` can be seeded from an entropy source.
     fn has_entropy(&self) -> bool;
     /// Inventory for the hello: every module and what implements it.

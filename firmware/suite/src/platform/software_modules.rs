@@ -9,7 +9,7 @@ use cyclebench_modules::Comm;
 use cyclebench_protocol::{Implementation, ImplementationKind, Module, ModuleInfo};
 
 use super::{entry, Platform, Provided};
-use crate::software::{SoftAes, SoftCtrDrbg, SoftSha256, SoftSha3};
+use crate::software::{SoftAes, SoftCtrDrbg, SoftSha256, SoftSha3, SoftwareModules};
 
 /// What a board without accelerators contributes: its name, clock, link and stop.
 pub trait Board {
@@ -31,9 +31,7 @@ pub trait Board {
 /// A board with every module in software.
 pub struct SoftwarePlatform<B: Board> {
     comm: B::Comm,
-    sha2: SoftSha256,
-    sha3: SoftSha3,
-    aes: SoftAes,
+    software: SoftwareModules,
     rng: SoftCtrDrbg,
 }
 
@@ -57,9 +55,7 @@ impl<B: Board> Platform for SoftwarePlatform<B> {
     fn take() -> Self {
         Self {
             comm: B::comm(),
-            sha2: SoftSha256::new(),
-            sha3: SoftSha3::new(),
-            aes: SoftAes::new(),
+            software: SoftwareModules::new(),
             rng: SoftCtrDrbg::new(),
         }
     }
@@ -76,16 +72,19 @@ impl<B: Board> Platform for SoftwarePlatform<B> {
         &mut self.comm
     }
     fn sha2(&mut self) -> Provided<'_, Self::Sha2> {
-        software(&mut self.sha2)
+        software(&mut self.software.sha2)
     }
     fn sha3(&mut self) -> Provided<'_, Self::Sha3> {
-        software(&mut self.sha3)
+        software(&mut self.software.sha3)
     }
     fn aes(&mut self) -> Provided<'_, Self::Aes> {
-        software(&mut self.aes)
+        software(&mut self.software.aes)
     }
     fn rng(&mut self) -> Provided<'_, Self::Rng> {
         software(&mut self.rng)
+    }
+    fn software(&mut self) -> &mut SoftwareModules {
+        &mut self.software
     }
     fn has_entropy(&self) -> bool {
         false
