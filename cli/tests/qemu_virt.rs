@@ -4,7 +4,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{cyclebench, records, repo, text};
+use common::{cyclebench, records, repo, run_records, text};
 
 #[test]
 fn every_benchmark_set_gives_verified_or_unsupported_results() {
@@ -84,21 +84,16 @@ fn the_offload_sets_run_functionally_with_software_in_place_of_the_accelerators(
          {\"offload\": {\"operation\": \"sha3-256\", \"payload_bytes\": 20480, \"addressing\": \"indirect-l1\"}}\n",
     )
     .unwrap();
-    let results = out.path().join("results");
-    let o = cyclebench(&[
-        "run",
-        "--target",
+    let records = run_records(
         "qemu-virt",
-        "--no-report",
-        "--out",
-        results.to_str().unwrap(),
-        "benchmarks/offload/table1.bench",
-        "benchmarks/offload/streaming.bench",
-        "benchmarks/offload/addressing.bench",
-        extra.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", text(&o));
-    let records = records(&results);
+        &out.path().join("results"),
+        &[
+            "benchmarks/offload/table1.bench",
+            "benchmarks/offload/streaming.bench",
+            "benchmarks/offload/addressing.bench",
+            extra.to_str().unwrap(),
+        ],
+    );
     assert_eq!(records.len(), 15 + 15 + 7 + 3);
     for r in &records {
         assert_eq!(r["status"], "ok", "{r}");
@@ -129,17 +124,11 @@ fn the_offload_sets_run_functionally_with_software_in_place_of_the_accelerators(
 #[test]
 fn hash_and_aes_requests_can_ask_for_the_software_implementation() {
     let out = tempfile::tempdir().unwrap();
-    let o = cyclebench(&[
-        "run",
-        "--target",
+    let records = run_records(
         "qemu-virt",
-        "--no-report",
-        "--out",
-        out.path().to_str().unwrap(),
-        "benchmarks/on_chip/hardware_and_software.bench",
-    ]);
-    assert!(o.status.success(), "{}", text(&o));
-    let records = records(out.path());
+        out.path(),
+        &["benchmarks/on_chip/hardware_and_software.bench"],
+    );
     assert_eq!(records.len(), 14);
     for pair in records.chunks(2) {
         // The request says which was asked for; on this platform both are software.
@@ -276,19 +265,12 @@ fn software_primitives_verify_on_qemu_with_zbb() {
     // Functional check of every variant, the Zbb assembly included (QEMU executes Zbb); the
     // cycle counts here mean nothing and are not asserted.
     let out = tempfile::tempdir().unwrap();
-    let o = cyclebench(&[
-        "run",
-        "--target",
+    let records = run_records(
         "qemu-virt-zbb",
-        "--no-report",
-        "--out",
-        out.path().to_str().unwrap(),
-        "benchmarks/swcrypto/table1.bench",
-        "benchmarks/swcrypto/lengths.bench",
-    ]);
-    assert!(o.status.success(), "{}", text(&o));
-    let records = records(out.path());
-    assert_eq!(records.len(), 18 + 42, "{}", text(&o));
+        out.path(),
+        &["benchmarks/swcrypto/table1.bench", "benchmarks/swcrypto/lengths.bench"],
+    );
+    assert_eq!(records.len(), 18 + 42);
     for r in &records {
         assert_eq!(r["platform"], "qemu-virt-zbb", "{r}");
         match r["status"].as_str() {
@@ -314,17 +296,7 @@ fn software_primitives_verify_on_qemu_with_zbb() {
 #[test]
 fn zbb_variants_are_unsupported_without_zbb() {
     let out = tempfile::tempdir().unwrap();
-    let o = cyclebench(&[
-        "run",
-        "--target",
-        "qemu-virt",
-        "--no-report",
-        "--out",
-        out.path().to_str().unwrap(),
-        "benchmarks/swcrypto/table1.bench",
-    ]);
-    assert!(o.status.success(), "{}", text(&o));
-    for r in records(out.path()) {
+    for r in run_records("qemu-virt", out.path(), &["benchmarks/swcrypto/table1.bench"]) {
         if r["variant"] == "zbb" {
             assert_eq!(r["status"], "unsupported", "{r}");
             assert!(r["reason"].as_str().unwrap().contains("needs a core with Zbb"), "{r}");

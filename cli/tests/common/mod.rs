@@ -41,3 +41,21 @@ pub fn records(dir: &Path) -> Vec<Value> {
         .map(|l| serde_json::from_str(l).expect("record is JSON"))
         .collect()
 }
+
+/// Runs `files` on `target` without a report, into `out`, and returns the records after
+/// checking that the run succeeded.
+#[allow(dead_code)] // each test file is its own crate; not every one runs sets this way
+pub fn run_records(target: &str, out: &Path, files: &[&str]) -> Vec<Value> {
+    let mut args = vec![
+        "run",
+        "--target",
+        target,
+        "--no-report",
+        "--out",
+        out.to_str().expect("UTF-8 path"),
+    ];
+    args.extend_from_slice(files);
+    let o = cyclebench(&args);
+    assert!(o.status.success(), "{}", text(&o));
+    records(out)
+}
