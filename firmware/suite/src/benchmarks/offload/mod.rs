@@ -232,10 +232,10 @@ fn compare(op: OffloadOperation, what: &str, got: &[u8; 32], want: &[u8; 32]) ->
 }
 
 /// Software cycles measured earlier in this session, by operation and payload KiB (0: none
-/// yet). On a cycle-accurate core the same code on the same payload with a warm cache takes
-/// the same cycles every time, and a run of the software over 16 KiB takes minutes of a
-/// simulated chip's time, so the design and addressing variants of one job share one
-/// measurement; their records say so (`software_reused`).
+/// yet). A run of the software over 16 KiB takes minutes of a simulated chip's time, and on a
+/// cycle-accurate core the same code on the same payload with a warm cache repeats its count
+/// to within a few hundred cycles in a million, so the design and addressing variants of one
+/// job share one measurement; their records say so (`software_reused`).
 static SOFTWARE_RUNS: [AtomicU32; 3 * MAX_KIB] = [const { AtomicU32::new(0) }; 3 * MAX_KIB];
 
 /// Payload sizes in KiB.
