@@ -4,7 +4,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{cyclebench, records, repo, run_records, text};
+use common::{cyclebench, records, repo, run_records, software_pairs, text};
 
 #[test]
 fn every_benchmark_set_gives_verified_or_unsupported_results() {
@@ -129,26 +129,74 @@ fn hash_and_aes_requests_can_ask_for_the_software_implementation() {
         out.path(),
         &["benchmarks/on_chip/hardware_and_software.bench"],
     );
-    assert_eq!(records.len(), 14);
-    for pair in records.chunks(2) {
-        // The request says which was asked for; on this platform both are software.
-        assert!(
-            !pair[0]["request"].as_str().unwrap().contains("software"),
-            "{}",
-            pair[0]
-        );
-        assert!(
-            pair[1]["request"].as_str().unwrap().contains("\"software\": true"),
-            "{}",
-            pair[1]
-        );
-        for r in pair {
+    assert_eq!(records.len(), 20);
+    let pairs = software_pairs(&records);
+    assert_eq!(pairs.len(), 12);
+    for (platform, software) in pairs {
+        // On this platform both are software; the name says which library ran.
+        for r in [platform, software] {
             assert_eq!(r["status"], "ok", "{r}");
             assert_eq!(r["verified"], true, "{r}");
             assert_eq!(r["implementation"], "software", "{r}");
         }
-        assert_eq!(pair[0]["config"], pair[1]["config"]);
+        assert_eq!(platform["config"], software["config"]);
+        let own = software["request"].as_str().unwrap().contains("\"own\"");
+        let expected = match (software["module"].as_str().unwrap(), own) {
+            ("sha2", false) => "rustcrypto-sha2",
+            ("sha3", false) => "rustcrypto-sha3",
+            ("aes", false) => "rustcrypto-aes",
+            ("sha3", true) => "cyclebench-sha3-keccak-asm",
+            ("aes", true) => "cyclebench-aes128-table-asm",
+            other => panic!("unexpected pair {other:?}"),
+        };
+        assert_eq!(software["implementation_name"], expected, "{software}");
     }
+}
+
+#[test]
+fn the_suites_own_software_says_what_it_cannot_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let bench = dir.path().join("own.bench");
+    std::fs::write(
+        &bench,
+        concat!(
+            r#"{"hash": {"algorithm": "sha2", "dataset": "abc", "software": "own"}}"#,
+            "\n",
+            r#"{"aes": {"dataset": "ecb-256", "software": "own"}}"#,
+            "\n",
+            r#"{"aes": {"dataset": "cbc-128", "direction": "decrypt", "software": "own"}}"#,
+            "\n",
+            r#"{"aes": {"dataset": "cfb-128", "direction": "decrypt", "software": "own"}}"#,
+            "\n",
+        ),
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let o = cyclebench(&[
+        "run",
+        "--target",
+        "qemu-virt",
+        "--no-report",
+        "--out",
+        out.to_str().unwrap(),
+        bench.to_str().unwrap(),
+    ]);
+    let records = records(&out);
+    assert_eq!(records.len(), 4, "{}", text(&o));
+    let reasons: Vec<&str> = records[..3]
+        .iter()
+        .map(|r| r["reason"].as_str().unwrap_or(""))
+        .collect();
+    for r in &records[..3] {
+        assert_eq!(r["status"], "unsupported", "{r}");
+    }
+    assert!(reasons[0].contains("no SHA-256 of its own"), "{reasons:?}");
+    assert!(reasons[1].contains("AES-128 only"), "{reasons:?}");
+    assert!(reasons[2].contains("no ECB or CBC decryption"), "{reasons:?}");
+    // CFB decryption runs the forward cipher: the own AES serves it.
+    assert_eq!(records[3]["status"], "ok", "{}", records[3]);
+    assert_eq!(records[3]["verified"], true, "{}", records[3]);
+    assert_eq!(records[3]["implementation_name"], "cyclebench-aes128-table-asm");
 }
 
 #[test]

@@ -121,6 +121,10 @@ pub trait Kind: Sized {
     }
     /// How the request reads in results files.
     fn describe(&self) -> Description;
+    /// The software library the request asks for instead of the platform's module, if any.
+    fn software(&self) -> Option<crate::SoftwareLibrary> {
+        None
+    }
     /// Range checks, explained for a person writing a `.bench` file; the wire decoder
     /// enforces the same limits. Repetitions are checked for every kind by
     /// [`crate::Benchmark::check`].

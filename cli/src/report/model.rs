@@ -211,6 +211,8 @@ pub struct Side {
 pub struct Speedup {
     /// Benchmark, dataset and configuration.
     pub operation: String,
+    /// The operation and the software implementation, for the chart's rows.
+    pub label: String,
     /// The software run.
     pub software: Side,
     /// The hardware run.
@@ -922,7 +924,7 @@ fn speedups(measured: &[&Record]) -> Vec<Speedup> {
     }
     let mut pairs = Vec::new();
     for key in operations {
-        let of = |kind: Kind| {
+        let of = |kind: Kind, name: Option<&str>| {
             stats::representative(measured.iter().copied().filter(|r| {
                 (
                     r.benchmark.as_str(),
@@ -931,25 +933,47 @@ fn speedups(measured: &[&Record]) -> Vec<Speedup> {
                     r.module.as_deref(),
                 ) == key
                     && r.implementation == Some(kind)
+                    && name.is_none_or(|n| r.implementation_name.as_deref() == Some(n))
             }))
         };
-        let (Some(sw), Some(hw)) = (of(Kind::Software), of(Kind::Hardware)) else {
+        let Some(hw) = of(Kind::Hardware, None) else {
             continue;
         };
-        let (Some(sw_total), Some(hw_total)) = (sw.total_cycles, hw.total_cycles.filter(|&c| c > 0)) else {
+        let Some(hw_total) = hw.total_cycles.filter(|&c| c > 0) else {
             continue;
         };
-        let side = |r: &Record, total: u64| Side {
-            location: r.location(),
-            name: r.implementation_name.clone().unwrap_or_default(),
-            total,
-        };
-        pairs.push(Speedup {
-            operation: format!("{} {}", key.0, sw.description()),
-            software: side(sw, sw_total),
-            hardware: side(hw, hw_total),
-            factor: sw_total as f64 / hw_total as f64,
-        });
+        // One pair per software implementation of the operation (RustCrypto, the suite's own).
+        let mut names: Vec<Option<&str>> = Vec::new();
+        for r in measured.iter().filter(|r| r.implementation == Some(Kind::Software)) {
+            let name = r.implementation_name.as_deref();
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+        for name in names {
+            let Some(sw) = of(Kind::Software, name) else {
+                continue;
+            };
+            let Some(sw_total) = sw.total_cycles else {
+                continue;
+            };
+            let side = |r: &Record, total: u64| Side {
+                location: r.location(),
+                name: r.implementation_name.clone().unwrap_or_default(),
+                total,
+            };
+            let operation = format!("{} {}", key.0, sw.description());
+            pairs.push(Speedup {
+                label: format!(
+                    "{operation} ({})",
+                    sw.implementation_name.as_deref().unwrap_or("software")
+                ),
+                operation,
+                software: side(sw, sw_total),
+                hardware: side(hw, hw_total),
+                factor: sw_total as f64 / hw_total as f64,
+            });
+        }
     }
     pairs
 }

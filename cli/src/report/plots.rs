@@ -275,7 +275,7 @@ impl Speedups<'_> {
         let max = self.0.iter().map(|p| p.factor).fold(1.0, f64::max);
         Rows {
             title: "Software cycles / hardware cycles (speed-up of the hardware)",
-            labels: self.0.iter().map(|p| p.operation.as_str()).collect(),
+            labels: self.0.iter().map(|p| p.label.as_str()).collect(),
             x_max: max * 1.15,
             x_desc: "speed-up factor",
         }

@@ -158,7 +158,12 @@ impl Record {
         self.config = Some(description.config);
         self.bytes = description.bytes.or_else(|| dataset_bytes(b));
         self.repetitions = Some(b.repetitions());
-        self.implementation_name = description.module.and_then(|m| implementation_name(m, hello?));
+        // A request for a software library names its implementation; otherwise the platform's
+        // inventory does.
+        self.implementation_name = description.module.and_then(|m| match b.software() {
+            Some(library) => library.implementation_name(m).map(String::from),
+            None => implementation_name(m, hello?),
+        });
         self.add_fields(description.fields);
     }
 

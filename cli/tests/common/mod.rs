@@ -59,3 +59,20 @@ pub fn run_records(target: &str, out: &Path, files: &[&str]) -> Vec<Value> {
     assert!(o.status.success(), "{}", text(&o));
     records(out)
 }
+
+/// Each record of a request for a software library with the last record before it whose
+/// request asked for none (how `benchmarks/on_chip/hardware_and_software.bench` lays them out).
+#[allow(dead_code)] // each test file is its own crate; only the hardware/software tests pair
+pub fn software_pairs(records: &[Value]) -> Vec<(&Value, &Value)> {
+    let asks_software = |r: &Value| r["request"].as_str().is_some_and(|q| q.contains("\"software\""));
+    let mut pairs = Vec::new();
+    let mut platform_record = None;
+    for r in records {
+        if asks_software(r) {
+            pairs.push((platform_record.expect("a platform line comes first"), r));
+        } else {
+            platform_record = Some(r);
+        }
+    }
+    pairs
+}

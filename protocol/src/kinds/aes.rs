@@ -10,7 +10,7 @@ use alloc::vec::Vec;
 
 use crate::kind::{DatasetFamily, Description, Field, Kind, PhaseCategory, PhaseSpec, Shape};
 use crate::wire::{self, Options, Tokens, WireError};
-use crate::{Cycles, DatasetId, Module, NamedPhase, Phases, MAX_STATUS_PAD};
+use crate::{Cycles, DatasetId, Module, NamedPhase, Phases, SoftwareLibrary, MAX_STATUS_PAD};
 
 /// Encrypt or decrypt.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -79,11 +79,11 @@ pub struct AesBenchmark {
     /// no output yet. At most [`crate::MAX_STATUS_PAD`].
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub status_pad: Option<u16>,
-    /// Run the suite's software implementation of the module (RustCrypto) instead of the
+    /// Run one of the suite's software implementations of the module instead of the
     /// platform's: on a chip with the accelerator, the same operation in software on the
     /// same core.
-    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "core::ops::Not::not"))]
-    pub software: bool,
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub software: Option<SoftwareLibrary>,
     /// Repetitions (default 1).
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub repetitions: Option<u16>,
@@ -140,6 +140,10 @@ impl Kind for AesBenchmark {
             )),
             _ => Ok(()),
         }
+    }
+
+    fn software(&self) -> Option<SoftwareLibrary> {
+        self.software
     }
 
     fn accepts(&self, phases: &Phases) -> bool {

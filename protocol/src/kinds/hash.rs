@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 
 use crate::kind::{DatasetFamily, Description, Field, Kind, PhaseCategory, PhaseSpec, Shape};
 use crate::wire::{self, Options, Tokens, WireError};
-use crate::{Cycles, DatasetId, Module, NamedPhase, Phases};
+use crate::{Cycles, DatasetId, Module, NamedPhase, Phases, SoftwareLibrary};
 
 /// Which hash module to use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,11 +47,11 @@ pub struct HashBenchmark {
     /// Record the deepest input FIFO fill seen and how often input had to wait.
     #[cfg_attr(feature = "serde", serde(default))]
     pub track_fifo: bool,
-    /// Run the suite's software implementation of the module (RustCrypto) instead of the
+    /// Run one of the suite's software implementations of the module instead of the
     /// platform's: on a chip with the accelerator, the same operation in software on the
     /// same core.
-    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "core::ops::Not::not"))]
-    pub software: bool,
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub software: Option<SoftwareLibrary>,
     /// Repetitions (default 1).
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub repetitions: Option<u16>,
@@ -100,6 +100,10 @@ impl Kind for HashBenchmark {
             bytes: None,
             fields: Vec::new(),
         }
+    }
+
+    fn software(&self) -> Option<SoftwareLibrary> {
+        self.software
     }
 
     fn accepts(&self, phases: &Phases) -> bool {

@@ -8,6 +8,7 @@
 mod aes;
 mod hash;
 mod leakage;
+mod library;
 mod micro;
 mod offload;
 mod rng;
@@ -24,6 +25,7 @@ pub use leakage::{
     LEAK_CROPS, LEAK_TESTS, LEAK_THRESHOLD_X100, LEAK_T_UNBOUNDED, LEAK_WARMUP, MAX_LEAK_MEASUREMENTS, MAX_LEAK_SAMPLE,
     MIN_LEAK_MEASUREMENTS,
 };
+pub use library::SoftwareLibrary;
 pub use micro::{MicroBenchmark, MicroPhases};
 pub use offload::{
     Addressing, OffloadBenchmark, OffloadDesign, OffloadOperation, OffloadPhases, MAX_OFFLOAD_BYTES,
@@ -96,6 +98,11 @@ macro_rules! register {
             /// How the request reads in results files.
             pub fn describe(&self) -> Description {
                 match self { $( Self::$kind(b) => Kind::describe(b), )* }
+            }
+
+            /// The software library the request asks for instead of the platform's module.
+            pub fn software(&self) -> Option<crate::SoftwareLibrary> {
+                match self { $( Self::$kind(b) => Kind::software(b), )* }
             }
 
             /// Whether a result of this shape can answer this request.

@@ -1,18 +1,19 @@
-//! Optional trailing tokens of benchmark requests: `s` (the software implementation) and the
-//! `<letter><number>` options `pPAD`, `wWAIT`, `lLENGTH`, `xREPS`, shared by every kind that
+//! Optional trailing tokens of benchmark requests: `sr`/`so` (a software implementation) and
+//! the `<letter><number>` options `pPAD`, `wWAIT`, `lLENGTH`, `xREPS`, shared by every kind that
 //! takes them.
 
 use alloc::string::String;
 use core::fmt::Write;
 
 use super::{parse_number, Tokens, WireError};
-use crate::{MAX_INIT_WAIT, MAX_REPETITIONS, MAX_STATUS_PAD};
+use crate::{SoftwareLibrary, MAX_INIT_WAIT, MAX_REPETITIONS, MAX_STATUS_PAD};
 
 /// Optional trailing tokens, encoded in this order.
 #[derive(Default)]
 pub struct Options {
-    /// `s`: run the suite's software implementation of the module, not the platform's.
-    pub software: bool,
+    /// `sr` or `so`: run the suite's RustCrypto or own software implementation of the module,
+    /// not the platform's.
+    pub software: Option<SoftwareLibrary>,
     /// `pPAD`: nops before a timed status read.
     pub pad: Option<u16>,
     /// `wWAIT`: unmeasured cycles between seeding and generating.
@@ -27,8 +28,9 @@ impl Options {
     /// Appends the options that are set, in canonical order.
     pub fn encode(&self, out: &mut String) {
         // Writing into a String cannot fail.
-        if self.software {
+        if let Some(library) = self.software {
             out.push_str(" s");
+            out.push(library.letter());
         }
         if let Some(p) = self.pad {
             let _ = write!(out, " p{p}");
@@ -59,8 +61,11 @@ impl Options {
             last = rank;
             let number = chars.as_str();
             match letter {
-                's' if number.is_empty() => options.software = true,
-                's' => return Err(WireError::Malformed("the software option takes no number")),
+                's' => {
+                    let library = SoftwareLibrary::from_letter(number)
+                        .ok_or(WireError::Malformed("software option: sr (RustCrypto) or so (own)"))?;
+                    options.software = Some(library);
+                }
                 'p' => {
                     let pad: u16 = parse_number(number, "status pad")?;
                     if pad > MAX_STATUS_PAD {

@@ -45,7 +45,7 @@ fn every_request() -> Vec<Request> {
             trigger,
             tight,
             status_pad: tight.then_some(MAX_STATUS_PAD),
-            software: tight,
+            software: tight.then_some(SoftwareLibrary::RustCrypto),
             repetitions,
         })));
     }
@@ -68,7 +68,7 @@ fn every_request() -> Vec<Request> {
             dataset: ds("msg-256"),
             style,
             track_fifo,
-            software: track_fifo,
+            software: track_fifo.then_some(SoftwareLibrary::Own),
             repetitions: Some(10),
         })));
     }
@@ -388,9 +388,12 @@ fn rejects_out_of_range_parameters() {
         "B sw sha1 rust",
         "B sw chacha20 rust x2 l64",
         "B hash 2 abc a - s1",
-        "B hash 2 abc a - x2 s",
-        "B aes a e b m c p3 s",
-        "B micro s",
+        "B hash 2 abc a - s",
+        "B hash 2 abc a - sx",
+        "B hash 2 abc a - sr so",
+        "B hash 2 abc a - x2 sr",
+        "B aes a e b m c p3 so",
+        "B micro sr",
         "B offload s2 0 d c",
         "B offload s2 21 d c",
         "B offload s2 4 x c",

@@ -1,22 +1,38 @@
 //! Hash benchmark (thesis 6.1.1): init, input, await digest, read digest.
 
 use alloc::format;
+use alloc::string::String;
 use alloc::vec::Vec;
 
 use cyclebench_modules::Hasher;
-use cyclebench_protocol::{Check, FifoTrace, HashAlgorithm, HashBenchmark, HashPhases, HashStyle, Phases};
+use cyclebench_protocol::{
+    Check, FifoTrace, HashAlgorithm, HashBenchmark, HashPhases, HashStyle, Phases, SoftwareLibrary,
+};
 
 use super::{hex_words, on_software, software, BenchError, Outcome, Samples};
 use crate::cycles::Marks;
 use crate::platform::{Platform, Provided};
 
-/// Runs `b` on the platform's module for its algorithm, or on the software one.
+/// Runs `b` on the platform's module for its algorithm, or on the software one it names.
 pub fn run<P: Platform>(platform: &mut P, b: &HashBenchmark, repetitions: u16) -> Result<Outcome, BenchError> {
-    if b.software {
+    if let Some(library) = b.software {
         // One untimed run first: the timed ones find the code in the instruction cache.
-        return on_software(platform, |s| match b.algorithm {
-            HashAlgorithm::Sha2 => measure("sha2", software(&mut s.sha2), b, repetitions, true),
-            HashAlgorithm::Sha3 => measure("sha3", software(&mut s.sha3), b, repetitions, true),
+        return on_software(platform, |s| match (library, b.algorithm) {
+            (SoftwareLibrary::RustCrypto, HashAlgorithm::Sha2) => {
+                measure("sha2", software(&mut s.sha2), b, repetitions, true)
+            }
+            (SoftwareLibrary::RustCrypto, HashAlgorithm::Sha3) => {
+                measure("sha3", software(&mut s.sha3), b, repetitions, true)
+            }
+            (SoftwareLibrary::Own, HashAlgorithm::Sha3) => match s.own_sha3.as_mut() {
+                Some(own) => measure("sha3", software(own), b, repetitions, true),
+                None => Ok(Outcome::Unsupported(String::from(
+                    "sha3: the suite's own Keccak-f[1600] assembly is not in this build",
+                ))),
+            },
+            (SoftwareLibrary::Own, HashAlgorithm::Sha2) => Ok(Outcome::Unsupported(String::from(
+                "sha2: the suite has no SHA-256 of its own (ask for \"software\": \"rustcrypto\")",
+            ))),
         });
     }
     match b.algorithm {

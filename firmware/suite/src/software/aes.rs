@@ -1,15 +1,21 @@
-//! AES in software (RustCrypto block cipher) behind the `AesEngine` trait, with the five
-//! modes done here so that it behaves like the OpenTitan engine: blocks in and out one at a
-//! time, and in automatic mode a two-deep pipeline (one block waiting while one is held).
+//! AES in software behind the `AesEngine` trait — RustCrypto's block cipher, or the suite's
+//! own table-based AES-128 assembly (encryption only) — with the five modes done here so that
+//! it behaves like the OpenTitan engine: blocks in and out one at a time, and in automatic
+//! mode a two-deep pipeline (one block waiting while one is held).
 
 use aes::cipher::{BlockDecrypt, BlockEncrypt, KeyInit};
 use aes::{Aes128, Aes192, Aes256};
 use cyclebench_modules::{AesConfig, AesEngine, AesMode, KeyLength, ModuleError};
+use cyclebench_protocol::SoftwareLibrary;
+use cyclebench_swcrypto::aes_table::{self, AesTable};
+use cyclebench_swcrypto::Variant;
 
 enum Cipher {
     A128(Aes128),
     A192(Aes192),
     A256(Aes256),
+    /// The suite's table-based AES-128 and its expanded key.
+    Table(AesTable, [u32; 44]),
 }
 
 impl Cipher {
@@ -19,6 +25,10 @@ impl Cipher {
             Self::A128(c) => c.encrypt_block(b),
             Self::A192(c) => c.encrypt_block(b),
             Self::A256(c) => c.encrypt_block(b),
+            Self::Table(aes, round_keys) => {
+                let input = *block;
+                (aes.encrypt_block)(round_keys, &input, block);
+            }
         }
     }
 
@@ -28,6 +38,8 @@ impl Cipher {
             Self::A128(c) => c.decrypt_block(b),
             Self::A192(c) => c.decrypt_block(b),
             Self::A256(c) => c.decrypt_block(b),
+            // `SoftAes::init` refuses every configuration that decrypts blocks.
+            Self::Table(..) => unreachable!("the table-based AES has no inverse cipher"),
         }
     }
 }
@@ -52,6 +64,7 @@ struct Session {
 
 /// Software AES engine.
 pub struct SoftAes {
+    library: SoftwareLibrary,
     session: Option<Session>,
     /// Written block not yet processed (manual mode before trigger, or pipeline stage 1).
     input: Option<[u8; 16]>,
@@ -109,12 +122,30 @@ impl Session {
 }
 
 impl SoftAes {
-    /// An idle engine.
-    pub fn new() -> Self {
+    /// An idle engine over `library`'s block cipher.
+    pub fn new(library: SoftwareLibrary) -> Self {
         Self {
+            library,
             session: None,
             input: None,
             output: None,
+        }
+    }
+
+    /// Why this engine cannot run a configuration, if it cannot: the suite's own AES is
+    /// AES-128 with the forward cipher only, so it serves every mode that only encrypts
+    /// blocks.
+    pub fn unsupported(&self, key_length: KeyLength, ecb_or_cbc: bool, encrypt: bool) -> Option<&'static str> {
+        match self.library {
+            SoftwareLibrary::RustCrypto => None,
+            SoftwareLibrary::Own if own_table().is_none() => Some("the suite's own AES is not in this build"),
+            SoftwareLibrary::Own if key_length != KeyLength::Aes128 => {
+                Some("the suite's own AES (table-based assembly) is AES-128 only")
+            }
+            SoftwareLibrary::Own if ecb_or_cbc && !encrypt => {
+                Some("the suite's own AES (table-based assembly) has no inverse cipher: no ECB or CBC decryption")
+            }
+            SoftwareLibrary::Own => None,
         }
     }
 
@@ -136,10 +167,21 @@ impl AesEngine for SoftAes {
         }
         let key_bytes = config.key_length.words() * 4;
         let key = &key[..key_bytes];
-        let cipher = match config.key_length {
-            KeyLength::Aes128 => Aes128::new_from_slice(key).map(Cipher::A128),
-            KeyLength::Aes192 => Aes192::new_from_slice(key).map(Cipher::A192),
-            KeyLength::Aes256 => Aes256::new_from_slice(key).map(Cipher::A256),
+        let ecb_or_cbc = matches!(config.mode, AesMode::Ecb | AesMode::Cbc(_));
+        if let Some(reason) = self.unsupported(config.key_length, ecb_or_cbc, config.encrypt) {
+            return Err(ModuleError::Usage(reason));
+        }
+        let cipher = match (self.library, config.key_length) {
+            (SoftwareLibrary::Own, _) => {
+                let aes = own_table().ok_or(ModuleError::Usage("no own AES"))?;
+                let mut round_keys = [0; 44];
+                let key: &[u8; 16] = key.try_into().map_err(|_| ModuleError::Usage("key length"))?;
+                (aes.expand_key)(key, &mut round_keys);
+                Ok(Cipher::Table(aes, round_keys))
+            }
+            (SoftwareLibrary::RustCrypto, KeyLength::Aes128) => Aes128::new_from_slice(key).map(Cipher::A128),
+            (SoftwareLibrary::RustCrypto, KeyLength::Aes192) => Aes192::new_from_slice(key).map(Cipher::A192),
+            (SoftwareLibrary::RustCrypto, KeyLength::Aes256) => Aes256::new_from_slice(key).map(Cipher::A256),
         }
         .map_err(|_| ModuleError::Usage("key length"))?;
         let (chaining, iv) = match config.mode {
@@ -211,4 +253,9 @@ impl AesEngine for SoftAes {
         self.output = None;
         Ok(())
     }
+}
+
+/// The suite's fastest own AES-128: the table-based RV32I assembly.
+fn own_table() -> Option<AesTable> {
+    aes_table::aes128_table(Variant::Rv32i)
 }

@@ -1,6 +1,9 @@
-//! SHA-256 and SHA3-256 in software (RustCrypto), behind the `Hasher` trait.
+//! SHA-256 and SHA3-256 in software (RustCrypto), and SHA3-256 over the suite's own
+//! Keccak-f[1600], behind the `Hasher` trait.
 
 use cyclebench_modules::{Hasher, ModuleError};
+use cyclebench_swcrypto::keccak::{self, Sha3};
+use cyclebench_swcrypto::Variant;
 use sha2::digest::{Digest, FixedOutputReset};
 
 /// A software hash over a RustCrypto digest with a 32-byte output.
@@ -56,8 +59,66 @@ impl<D: Digest + FixedOutputReset> Hasher for SoftHash<D> {
     }
 
     fn read_digest(&mut self, digest: &mut [u32; 8]) {
-        for (word, bytes) in digest.iter_mut().zip(self.digest.chunks_exact(4)) {
-            *word = u32::from_be_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
-        }
+        big_endian_words(&self.digest, digest);
+    }
+}
+
+/// SHA3-256 over the suite's own Keccak-f[1600] assembly (the Zbb routine on a core with Zbb,
+/// the RV32I one otherwise).
+pub struct OwnSha3 {
+    sponge: Sha3,
+    digest: [u8; 32],
+}
+
+impl OwnSha3 {
+    /// A fresh hasher, if this build has the assembly.
+    pub fn new() -> Option<Self> {
+        let variant = if cfg!(target_feature = "zbb") {
+            Variant::Zbb
+        } else {
+            Variant::Rv32i
+        };
+        keccak::keccak_f1600(variant).map(|k| Self {
+            sponge: Sha3::new(k),
+            digest: [0; 32],
+        })
+    }
+}
+
+impl Hasher for OwnSha3 {
+    fn init(&mut self) -> Result<(), ModuleError> {
+        self.sponge.reset();
+        Ok(())
+    }
+
+    fn input_ready(&mut self) -> bool {
+        true
+    }
+
+    fn fifo_elements(&mut self) -> u32 {
+        0
+    }
+
+    fn write_input(&mut self, word: u32) {
+        self.sponge.update_word(word);
+    }
+
+    fn write_input_byte(&mut self, byte: u8) {
+        self.sponge.update_byte(byte);
+    }
+
+    fn wait_for_completion(&mut self) -> Result<(), ModuleError> {
+        self.digest = self.sponge.finalize();
+        Ok(())
+    }
+
+    fn read_digest(&mut self, digest: &mut [u32; 8]) {
+        big_endian_words(&self.digest, digest);
+    }
+}
+
+fn big_endian_words(bytes: &[u8; 32], words: &mut [u32; 8]) {
+    for (word, b) in words.iter_mut().zip(bytes.chunks_exact(4)) {
+        *word = u32::from_be_bytes([b[0], b[1], b[2], b[3]]);
     }
 }

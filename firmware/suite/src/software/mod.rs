@@ -8,16 +8,22 @@ mod hash;
 
 pub use aes::SoftAes;
 pub use ctr_drbg::SoftCtrDrbg;
-pub use hash::{SoftSha256, SoftSha3};
+pub use hash::{OwnSha3, SoftSha256, SoftSha3};
 
-/// The software hash and AES modules (RustCrypto).
+use cyclebench_protocol::SoftwareLibrary;
+
+/// The software hash and AES modules: RustCrypto's, and the suite's own where it has them.
 pub struct SoftwareModules {
-    /// SHA-256.
+    /// SHA-256 (RustCrypto).
     pub sha2: SoftSha256,
-    /// SHA3-256.
+    /// SHA3-256 (RustCrypto).
     pub sha3: SoftSha3,
-    /// AES.
+    /// AES (RustCrypto).
     pub aes: SoftAes,
+    /// SHA3-256 over the suite's Keccak-f[1600] assembly, where the build has it.
+    pub own_sha3: Option<OwnSha3>,
+    /// AES-128 encryption over the suite's table-based assembly.
+    pub own_aes: SoftAes,
 }
 
 impl SoftwareModules {
@@ -26,7 +32,17 @@ impl SoftwareModules {
         Self {
             sha2: SoftSha256::new(),
             sha3: SoftSha3::new(),
-            aes: SoftAes::new(),
+            aes: SoftAes::new(SoftwareLibrary::RustCrypto),
+            own_sha3: OwnSha3::new(),
+            own_aes: SoftAes::new(SoftwareLibrary::Own),
+        }
+    }
+
+    /// The AES engine of `library`.
+    pub fn aes(&mut self, library: SoftwareLibrary) -> &mut SoftAes {
+        match library {
+            SoftwareLibrary::RustCrypto => &mut self.aes,
+            SoftwareLibrary::Own => &mut self.own_aes,
         }
     }
 }

@@ -20,6 +20,10 @@
 //! code against a reference model (the crate's `gen/check.sh` checks that the committed
 //! files are exactly what it writes).
 
+mod sha3;
+
+pub use sha3::Sha3;
+
 use crate::test_support::Xorshift64;
 use crate::{Report, Variant};
 use alloc::format;
