@@ -230,7 +230,7 @@ impl Shape for AesTotalPhases {
         for c in [&self.init, &self.process, &self.deinit] {
             wire::encode_cycles(out, c);
         }
-        wire::push(out, &format!("{}", self.blocks));
+        wire::push_number(out, self.blocks);
     }
 
     fn decode(t: &mut Tokens<'_>) -> Result<Self, WireError> {
@@ -285,7 +285,7 @@ impl Shape for AesPerBlockPhases {
         for c in [&self.init, &self.write, &self.compute, &self.read, &self.deinit] {
             wire::encode_cycles(out, c);
         }
-        wire::push(out, &format!("{}", self.blocks));
+        wire::push_number(out, self.blocks);
     }
 
     fn decode(t: &mut Tokens<'_>) -> Result<Self, WireError> {

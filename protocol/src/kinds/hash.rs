@@ -200,7 +200,10 @@ impl Shape for HashPhases {
             wire::encode_cycles(out, c);
         }
         if let Some(f) = self.fifo {
-            wire::push(out, &format!("f{}/{}", f.max_depth, f.full_waits));
+            out.push_str(" f");
+            wire::push_decimal(out, f.max_depth);
+            out.push('/');
+            wire::push_decimal(out, f.full_waits);
         }
     }
 

@@ -396,8 +396,13 @@ impl Shape for OffloadPhases {
         }
         wire::encode_cycles(out, &self.software);
         wire::push(out, wire::pick(self.software_reused, "r", "m"));
-        let windows: Vec<String> = self.windows.iter().map(|w| format!("{w}")).collect();
-        wire::push(out, &format!("w{}", windows.join(",")));
+        out.push_str(" w");
+        for (i, &w) in self.windows.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            wire::push_decimal(out, w);
+        }
         for n in [
             self.handovers,
             self.window_overhead,
@@ -405,7 +410,7 @@ impl Shape for OffloadPhases {
             self.spm_address,
             self.mailbox_address,
         ] {
-            wire::push(out, &format!("{n}"));
+            wire::push_number(out, n);
         }
     }
 

@@ -147,7 +147,7 @@ impl Kind for RngTrueRandomBenchmark {
     }
 
     fn encode(&self, out: &mut String) {
-        wire::push(out, &format!("{}", self.blocks));
+        wire::push_number(out, self.blocks);
         Options {
             wait: self.init_wait,
             repetitions: self.repetitions,

@@ -305,7 +305,8 @@ impl Shape for SoftwarePhases {
 
     fn encode(&self, out: &mut String) {
         wire::encode_cycles(out, &self.run);
-        wire::push(out, &format!("{} {}", self.stack_bytes, self.entry));
+        wire::push_number(out, self.stack_bytes);
+        wire::push_number(out, self.entry);
     }
 
     fn decode(t: &mut Tokens<'_>) -> Result<Self, WireError> {

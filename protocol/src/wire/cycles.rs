@@ -2,26 +2,30 @@
 //! with the mean as a decimal with two fraction digits.
 
 use alloc::string::String;
-use core::fmt::Write;
 
-use super::{parse_number, WireError};
+use super::{parse_number, push_decimal, push_number, WireError};
 use crate::Cycles;
 
 /// Appends one phase's cycle summary as a token, preceded by its space.
 pub fn encode(out: &mut String, c: &Cycles) {
-    // Writing into a String cannot fail.
-    if c.is_constant() {
-        let _ = write!(out, " {}", c.min);
-    } else {
-        let _ = write!(
-            out,
-            " {}/{}/{}/{}.{:02}",
-            c.min,
-            c.median,
-            c.max,
-            c.mean_x100 / 100,
-            c.mean_x100 % 100
-        );
+    push_number(out, c.min);
+    if !c.is_constant() {
+        for n in [c.median, c.max] {
+            out.push('/');
+            push_decimal(out, n);
+        }
+        out.push('/');
+        // The mean's fraction: two digits, a leading zero kept.
+        let (whole, hundredths) = match u32::try_from(c.mean_x100) {
+            Ok(m) => (u64::from(m / 100), u64::from(m % 100)),
+            Err(_) => (c.mean_x100 / 100, c.mean_x100 % 100),
+        };
+        push_decimal(out, whole);
+        out.push('.');
+        if hundredths < 10 {
+            out.push('0');
+        }
+        push_decimal(out, hundredths);
     }
 }
 

@@ -1,7 +1,6 @@
 //! Framing: checksum suffix and line-level validation.
 
 use alloc::string::String;
-use core::fmt::Write;
 
 use super::WireError;
 use crate::MAX_LINE_LEN;
@@ -17,8 +16,10 @@ pub fn checksum(payload: &[u8]) -> u16 {
 /// Appends `*CCCC` to a payload, making it a frame (without newline).
 pub fn frame(mut payload: String) -> String {
     let sum = CRC.checksum(payload.as_bytes());
-    // Writing into a String cannot fail.
-    let _ = write!(payload, "*{sum:04x}");
+    payload.push('*');
+    for shift in [12, 8, 4, 0] {
+        payload.push(char::from(b"0123456789abcdef"[usize::from(sum >> shift) & 0xf]));
+    }
     payload
 }
 

@@ -8,6 +8,7 @@
 //! Decoding never panics, whatever bytes it is fed; it returns a [`WireError`] instead.
 
 mod cycles;
+mod decimal;
 mod frame;
 mod options;
 mod reply;
@@ -17,6 +18,7 @@ use alloc::string::String;
 use core::fmt;
 
 pub use cycles::{decode as decode_cycles, encode as encode_cycles};
+pub use decimal::{push_decimal, push_number};
 pub use frame::{checksum, frame, unframe};
 pub use options::Options;
 pub use reply::{decode_reply, encode_reply};

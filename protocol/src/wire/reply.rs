@@ -14,7 +14,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt::Write;
 
-use super::{frame, is_name, tokens, unframe, Tokens, WireError};
+use super::{frame, is_name, push_decimal, push_number, tokens, unframe, Tokens, WireError};
 use crate::{
     BenchmarkKind, BenchmarkResults, Check, ErrorKind, ErrorReply, Hello, Implementation, ImplementationKind, Measured,
     Module, ModuleInfo, Phases, Reply, RequestId, Status, SuiteState, PROTOCOL_VERSION,
@@ -66,10 +66,12 @@ fn push_text(out: &mut String, text: &str) {
 /// Encodes a reply as one frame (without newline). Free text is truncated so that the frame
 /// never exceeds [`crate::MAX_LINE_LEN`].
 pub fn encode_reply(id: Option<RequestId>, reply: &Reply) -> String {
-    let mut out = match id {
-        Some(id) => alloc::format!("{id} "),
-        None => String::from("- "),
-    };
+    let mut out = String::with_capacity(crate::MAX_LINE_LEN);
+    match id {
+        Some(id) => push_decimal(&mut out, id),
+        None => out.push('-'),
+    }
+    out.push(' ');
     // Writing into a String cannot fail.
     match reply {
         Reply::Hello(h) => {
@@ -96,11 +98,13 @@ pub fn encode_reply(id: Option<RequestId>, reply: &Reply) -> String {
                 SuiteState::Ready => "r",
                 SuiteState::Suspended => "z",
             };
-            let _ = write!(out, "S {state} {} {} {}", s.served, s.errors, s.cycles);
+            out.push_str("S ");
+            out.push_str(state);
+            for n in [u64::from(s.served), u64::from(s.errors), s.cycles] {
+                push_number(&mut out, n);
+            }
             match s.last_request {
-                Some(id) => {
-                    let _ = write!(out, " {id}");
-                }
+                Some(id) => push_number(&mut out, id),
                 None => out.push_str(" -"),
             }
         }
@@ -126,21 +130,17 @@ pub fn encode_reply(id: Option<RequestId>, reply: &Reply) -> String {
 }
 
 fn encode_measured(out: &mut String, m: &Measured) {
-    let _ = write!(
-        out,
-        "R {} {} {} {}",
-        match m.implementation {
-            ImplementationKind::Hardware => "h",
-            ImplementationKind::Software => "s",
-        },
-        match m.check {
-            Check::KnownAnswer => "k",
-            Check::Plausibility => "p",
-            Check::Unverifiable => "u",
-        },
-        m.overhead,
-        m.repetitions
-    );
+    out.push_str(match m.implementation {
+        ImplementationKind::Hardware => "R h",
+        ImplementationKind::Software => "R s",
+    });
+    out.push_str(match m.check {
+        Check::KnownAnswer => " k",
+        Check::Plausibility => " p",
+        Check::Unverifiable => " u",
+    });
+    push_number(out, m.overhead);
+    push_number(out, m.repetitions);
     out.push(' ');
     m.phases.encode_wire(out);
 }

@@ -43,8 +43,9 @@ pub fn aes128_table(variant: Variant) -> Option<AesTable> {
 
 /// The lookup tables: `te[r][x]` is the MixColumns column contributed by `S(x)` in row `r`
 /// (`te[r]` is `te[0]` rotated left by `8 * r` bits), followed by the plain S-box for the last
-/// round and the key expansion. A `static`, so it is in RAM on every platform of the suite,
-/// where the assembly indexes it too.
+/// round and the key expansion. A `static`, read-only data wherever the platform keeps it: RAM
+/// on the Ibex testbench and QEMU, flash on Earl Grey (where the suite's own AES, run as
+/// firmware would run it, reads its tables through the flash controller).
 #[repr(C)]
 pub(crate) struct Tables {
     te: [[u32; 256]; 4],
