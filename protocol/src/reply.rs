@@ -279,14 +279,19 @@ impl Cycles {
         let min = *samples.first()?;
         let max = *samples.last()?;
         let median = samples[(n - 1) / 2];
-        // 64-bit arithmetic as long as it cannot overflow: on RV32 a 128-bit division is a
-        // library call of thousands of cycles, paid between every two requests.
+        // The narrowest arithmetic that cannot overflow: RV32 divides 32-bit numbers in
+        // hardware, but 64-bit ones by a library call of hundreds of cycles and 128-bit ones
+        // of thousands, paid for every phase of every request.
         let sum_x100 = samples
             .iter()
             .try_fold(0u64, |sum, &s| sum.checked_add(s))
             .and_then(|sum| sum.checked_mul(100));
         let mean_x100 = match sum_x100 {
-            Some(sum_x100) => sum_x100 / n as u64,
+            Some(sum_x100) if n == 1 => sum_x100,
+            Some(sum_x100) => match (u32::try_from(sum_x100), u32::try_from(n)) {
+                (Ok(sum), Ok(count)) => u64::from(sum / count),
+                _ => sum_x100 / n as u64,
+            },
             None => {
                 let sum: u128 = samples.iter().map(|&s| u128::from(s)).sum();
                 u64::try_from(sum * 100 / n as u128).unwrap_or(u64::MAX)

@@ -5,7 +5,8 @@ use alloc::string::String;
 use super::WireError;
 use crate::MAX_LINE_LEN;
 
-const CRC: crc::Crc<u16> = crc::Crc::<u16>::new(&crc::CRC_16_XMODEM);
+/// A `static`, so its 512-byte table exists once rather than wherever the constant is used.
+static CRC: crc::Crc<u16> = crc::Crc::<u16>::new(&crc::CRC_16_XMODEM);
 
 /// CRC-16/XMODEM of a payload, as carried in the `*CCCC` suffix. Exposed for writers that
 /// cannot allocate (the suite's panic handler).
