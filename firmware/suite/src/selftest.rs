@@ -142,7 +142,7 @@ pub fn run<P: Platform>(platform: &mut P, overhead: u32) -> ! {
                     dataset: id(d.id),
                     style,
                     track_fifo: true,
-                    software: false,
+                    software: None,
                     repetitions: None,
                 };
                 r.benchmark(&name, Benchmark::Hash(b), overhead);
@@ -162,7 +162,7 @@ pub fn run<P: Platform>(platform: &mut P, overhead: u32) -> ! {
                 trigger,
                 tight: false,
                 status_pad: None,
-                software: false,
+                software: None,
                 repetitions: None,
             };
             r.benchmark(&name, Benchmark::Aes(b), overhead);
