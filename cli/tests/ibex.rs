@@ -130,3 +130,22 @@ fn leakage_test_flags_the_leaky_control_and_clears_the_constant_time_one() {
         assert_eq!(constant[field], constant["class0_min"], "{field}: {constant}");
     }
 }
+
+#[test]
+#[ignore = "needs the Ibex model (scripts/test.sh builds it and runs this)"]
+fn accelerator_leakage_tests_are_unsupported_without_accelerators() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("accelerators.bench");
+    let lines = [
+        r#"{"leakage": {"operation": "aes", "variant": "hardware", "secret": "data", "length": 16, "measurements": 100, "seed": 1}}"#,
+        r#"{"leakage": {"operation": "hmac", "variant": "hardware", "secret": "key", "measurements": 100, "seed": 1}}"#,
+        r#"{"leakage": {"operation": "kmac", "variant": "hardware", "secret": "key", "measurements": 100, "seed": 1}}"#,
+    ];
+    std::fs::write(&file, lines.join("\n")).unwrap();
+    let (log, records) = run_set("ibex-sim", file.to_str().unwrap());
+    assert_eq!(records.len(), 3, "{log}");
+    for r in &records {
+        assert_eq!(r["status"], "unsupported", "{r}");
+        assert!(r["reason"].as_str().unwrap().contains("accelerator"), "{r}");
+    }
+}

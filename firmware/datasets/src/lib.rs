@@ -6,6 +6,7 @@
 
 mod aes;
 mod hash;
+pub mod leakage;
 pub mod offload;
 mod rng;
 pub mod software;

@@ -167,3 +167,62 @@ fn keccak_and_mp_expectations_hold() {
     assert_eq!(software::MP_SUM[..2], [sum as u32, (sum >> 32) as u32]);
     assert_eq!(software::MP_CARRY[2], (sum >> 64) as u8);
 }
+
+mod leakage_reference {
+    use super::std::vec;
+    use super::std::vec::Vec;
+
+    include!("leakage/reference.rs");
+}
+
+#[test]
+fn leakage_references_give_the_published_answers() {
+    use leakage_reference::{hmac_sha256, kmac256};
+    // RFC 4231 test case 1 (the key of class 0 without the zero padding, which HMAC adds).
+    assert_eq!(
+        hmac_sha256(&[0x0b; 20], b"Hi There"),
+        hex_literal::hex!("b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7")
+    );
+    // RFC 4231 test case 2.
+    assert_eq!(
+        hmac_sha256(b"Jefe", b"what do ya want for nothing?"),
+        hex_literal::hex!("5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
+    );
+    // NIST SP 800-185 KMAC samples #4 (key and data of class 0, tagged, 512 bits).
+    let mut tag = [0u8; 64];
+    kmac256(
+        &leakage::KMAC_KEY,
+        &leakage::KMAC_MESSAGE,
+        b"My Tagged Application",
+        &mut tag,
+    );
+    assert_eq!(
+        tag,
+        hex_literal::hex!(
+            "20c570c31346f703c9ac36c61c03cb64c3970d0cfc787e9b79599d273a68d2f7"
+            "f69d4cc3de9d104a351689f27cf6f5951f0103f33f4f24871024d9c27773a8dd"
+        )
+    );
+}
+
+#[test]
+fn leakage_answers_are_the_references() {
+    use leakage::*;
+    let published = crate::aes("ecb-128").expect("dataset");
+    assert_eq!((&AES_KEY[..], &AES_PLAINTEXT[..]), (published.key, published.plaintext));
+    assert_eq!(&AES_CIPHERTEXT[..], published.ciphertext);
+    assert_eq!(HMAC_TAG, leakage_reference::hmac_sha256(&HMAC_KEY, &HMAC_MESSAGE));
+    let mut tag = [0u8; 32];
+    leakage_reference::kmac256(&KMAC_KEY, &KMAC_MESSAGE, b"", &mut tag);
+    assert_eq!(KMAC_TAG, tag);
+    let cipher = Aes128::new(&AES_KEY_POOL[5].into());
+    let mut block = ::aes::Block::clone_from_slice(&AES_PLAINTEXT[16..32]);
+    ::aes::cipher::BlockEncrypt::encrypt_block(&cipher, &mut block);
+    assert_eq!(block[..], AES_KEY_POOL_CIPHERTEXTS[5][16..32]);
+    assert_eq!(
+        HMAC_KEY_POOL_TAGS[7],
+        leakage_reference::hmac_sha256(&HMAC_KEY_POOL[7], &HMAC_MESSAGE)
+    );
+    // The pool is unstructured: no two entries alike.
+    assert!((1..LEAK_POOL).all(|i| HMAC_KEY_POOL[i] != HMAC_KEY_POOL[i - 1]));
+}

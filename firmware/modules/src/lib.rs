@@ -54,6 +54,20 @@ pub trait Hasher {
     fn wait_for_completion(&mut self) -> Result<(), ModuleError>;
     /// Reads the digest as eight big-endian words (word 0 = digest bytes 0..4).
     fn read_digest(&mut self, digest: &mut [u32; 8]);
+
+    /// Resets the module and starts a keyed computation with a 256-bit key (eight
+    /// little-endian words: key byte 0 in bits 7:0 of word 0): HMAC-SHA256 on a SHA-256
+    /// module, KMAC256 with an empty customisation string and a 256-bit output on a SHA3
+    /// module. The message follows through `write_input`; `wait_for_keyed_completion` ends it
+    /// and `read_digest` reads the MAC. A module without a keyed mode says so (the default).
+    fn init_keyed(&mut self, _key: &[u32; 8]) -> Result<(), ModuleError> {
+        Err(ModuleError::Usage("this module has no keyed mode"))
+    }
+    /// Ends the message of a keyed computation (KMAC appends the encoded output length that
+    /// SP 800-185 puts after the message) and waits until the MAC is ready.
+    fn wait_for_keyed_completion(&mut self) -> Result<(), ModuleError> {
+        self.wait_for_completion()
+    }
 }
 
 /// AES key length.

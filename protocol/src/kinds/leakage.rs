@@ -8,6 +8,10 @@
 //! per class the count, the extremes and the exact integer sums of the samples and of their
 //! squares (from which mean and variance follow without rounding), and |t| of every test.
 //!
+//! What is timed is a software primitive (a variant of the `software` kind's), one of two
+//! controls, or, on a chip with accelerators, the accelerator itself (`aes`, `hmac`, `kmac`,
+//! variant `hardware`).
+//!
 //! Wire: `B leak OPERATION VARIANT SECRET MEASUREMENTS SEED [lLENGTH]`; result
 //! `leak CLASS0 CLASS1 TESTS THRESHOLDS ENTRY`.
 
@@ -18,12 +22,16 @@ use core::fmt::Write;
 
 use crate::kind::{Description, Field, Kind, PhaseSpec, Shape};
 use crate::wire::{self, parse_number, Options, Tokens, WireError};
-use crate::{LengthUnit, NamedPhase, Phases, Primitive, SoftwareBenchmark, SoftwareVariant};
+use crate::{LengthUnit, Module, NamedPhase, Phases, Primitive, SoftwareBenchmark, SoftwareVariant};
+
+/// Most bytes the accelerated AES test encrypts per call: the four blocks of the published
+/// ECB vector that class 0 uses.
+pub const LEAK_AES_MAX_BYTES: u32 = 64;
 
 /// Fewest measurements a leakage request may ask for.
 pub const MIN_LEAK_MEASUREMENTS: u32 = 100;
 
-/// Most measurements a leakage request may ask for (about three minutes of the Ibex model for
+/// Most measurements a leakage request may ask for (about a minute and a half of the Ibex model for
 /// the 200-cycle constant-time control).
 pub const MAX_LEAK_MEASUREMENTS: u32 = 1_000_000;
 
@@ -56,8 +64,9 @@ pub fn crop_index(k: usize, warmup: usize) -> usize {
     warmup.saturating_sub(tail).min(warmup.saturating_sub(1))
 }
 
-/// What is timed: a software primitive as the `software` kind runs it, or one of the two
-/// controls shipped with the suite. Its JSON name is its wire name ([`LeakOperation::name`]).
+/// What is timed: a software primitive as the `software` kind runs it, one of the two
+/// controls shipped with the suite, or an accelerator of the chip. Its JSON name is its wire
+/// name ([`LeakOperation::name`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(try_from = "String", into = "String"))]
@@ -70,6 +79,14 @@ pub enum LeakOperation {
     /// Control that must not be flagged: a 16-byte comparison that ORs the XOR of every byte
     /// pair and looks at the result once.
     CompareConstantTime,
+    /// The AES accelerator: AES-128 ECB encryption of `length` bytes, key and blocks written,
+    /// output read.
+    Aes,
+    /// The HMAC accelerator in HMAC-SHA256 mode with a 256-bit key, over a fixed message.
+    Hmac,
+    /// The KMAC accelerator in KMAC256 mode (SP 800-185) with a 256-bit key and a 256-bit
+    /// output, over a fixed message.
+    Kmac,
 }
 
 impl LeakOperation {
@@ -79,16 +96,42 @@ impl LeakOperation {
             Self::Primitive(p) => p.name(),
             Self::CompareLeaky => "compare-leaky",
             Self::CompareConstantTime => "compare-ct",
+            Self::Aes => "aes",
+            Self::Hmac => "hmac",
+            Self::Kmac => "kmac",
+        }
+    }
+
+    /// The operations that are not software primitives, by name.
+    const OWN: [Self; 5] = [
+        Self::CompareLeaky,
+        Self::CompareConstantTime,
+        Self::Aes,
+        Self::Hmac,
+        Self::Kmac,
+    ];
+
+    /// Whether the operation runs on an accelerator (variant `hardware`).
+    pub fn accelerator(self) -> bool {
+        matches!(self, Self::Aes | Self::Hmac | Self::Kmac)
+    }
+
+    /// The module an accelerated operation drives.
+    pub fn module(self) -> Option<Module> {
+        match self {
+            Self::Aes => Some(Module::Aes),
+            Self::Hmac => Some(Module::Sha2),
+            Self::Kmac => Some(Module::Sha3),
+            Self::Primitive(_) | Self::CompareLeaky | Self::CompareConstantTime => None,
         }
     }
 
     /// The operation called `name`.
     pub fn from_name(name: &str) -> Option<Self> {
-        match name {
-            "compare-leaky" => Some(Self::CompareLeaky),
-            "compare-ct" => Some(Self::CompareConstantTime),
-            _ => Primitive::from_name(name).map(Self::Primitive),
-        }
+        Self::OWN
+            .into_iter()
+            .find(|o| o.name() == name)
+            .or_else(|| Primitive::from_name(name).map(Self::Primitive))
     }
 
     /// The inputs that can be made secret: the key of a cipher, the data of anything that
@@ -96,8 +139,8 @@ impl LeakOperation {
     pub fn secrets(self) -> &'static [Secret] {
         use Primitive::*;
         match self {
-            Self::Primitive(AesTableKeySchedule | AesBitslicedKeySchedule) => &[Secret::Key],
-            Self::Primitive(AesTableEncrypt | AesBitslicedCtr | Chacha20) => &[Secret::Key, Secret::Data],
+            Self::Primitive(AesTableKeySchedule | AesBitslicedKeySchedule) | Self::Hmac | Self::Kmac => &[Secret::Key],
+            Self::Primitive(AesTableEncrypt | AesBitslicedCtr | Chacha20) | Self::Aes => &[Secret::Key, Secret::Data],
             Self::Primitive(_) | Self::CompareLeaky | Self::CompareConstantTime => &[Secret::Data],
         }
     }
@@ -106,7 +149,8 @@ impl LeakOperation {
     pub fn length_unit(self) -> LengthUnit {
         match self {
             Self::Primitive(p) => p.length_unit(),
-            Self::CompareLeaky | Self::CompareConstantTime => LengthUnit::Fixed,
+            Self::Aes => LengthUnit::Bytes,
+            Self::CompareLeaky | Self::CompareConstantTime | Self::Hmac | Self::Kmac => LengthUnit::Fixed,
         }
     }
 }
@@ -123,9 +167,53 @@ impl TryFrom<String> for LeakOperation {
     fn try_from(name: String) -> Result<Self, String> {
         Self::from_name(&name).ok_or_else(|| {
             let mut known: Vec<&str> = Primitive::ALL.iter().map(|p| p.name()).collect();
-            known.extend(["compare-leaky", "compare-ct"]);
+            known.extend(Self::OWN.iter().map(|o| o.name()));
             format!("unknown operation '{name}' (known: {})", known.join(", "))
         })
+    }
+}
+
+/// Which implementation is timed: a variant of a software primitive or control, or the
+/// accelerator. Its JSON name is its wire name ([`LeakVariant::name`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "String", into = "String"))]
+pub enum LeakVariant {
+    /// A software variant (portable Rust, RV32I or Zbb assembly).
+    Software(SoftwareVariant),
+    /// The chip's accelerator (operations `aes`, `hmac`, `kmac`).
+    Hardware,
+}
+
+impl LeakVariant {
+    /// Stable name, as on the wire and in results files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Software(v) => v.name(),
+            Self::Hardware => "hardware",
+        }
+    }
+
+    /// The variant called `name`.
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "hardware" => Some(Self::Hardware),
+            _ => SoftwareVariant::from_name(name).map(Self::Software),
+        }
+    }
+}
+
+impl From<LeakVariant> for String {
+    fn from(variant: LeakVariant) -> Self {
+        String::from(variant.name())
+    }
+}
+
+impl TryFrom<String> for LeakVariant {
+    type Error = String;
+
+    fn try_from(name: String) -> Result<Self, String> {
+        Self::from_name(&name).ok_or_else(|| format!("unknown variant '{name}' (known: rust, rv32i, zbb, hardware)"))
     }
 }
 
@@ -160,7 +248,7 @@ pub struct LeakageBenchmark {
     /// What to time.
     pub operation: LeakOperation,
     /// Which implementation of it.
-    pub variant: SoftwareVariant,
+    pub variant: LeakVariant,
     /// Which input is secret: fixed in class 0, random in class 1.
     pub secret: Secret,
     /// Bytes or limbs, as for the `software` kind; absent for fixed-size operations.
@@ -210,7 +298,7 @@ impl Kind for LeakageBenchmark {
             self.seed
         );
         Description {
-            module: None,
+            module: self.operation.module(),
             config,
             // Cycles per byte of a statistic mean nothing.
             bytes: None,
@@ -234,15 +322,40 @@ impl Kind for LeakageBenchmark {
                 names.join(" or ")
             ));
         }
-        match self.operation {
+        match (self.operation.accelerator(), self.variant) {
+            (true, LeakVariant::Software(v)) => {
+                return Err(format!(
+                    "{name} is the chip's accelerator: \"variant\" must be \"hardware\", not \"{}\"",
+                    v.name()
+                ))
+            }
+            (false, LeakVariant::Hardware) => {
+                return Err(format!(
+                    "{name} is software: \"hardware\" is for the accelerators (aes, hmac, kmac)"
+                ))
+            }
+            _ => {}
+        }
+        match (self.operation, self.variant) {
             // The length rules and their messages are the `software` kind's.
-            LeakOperation::Primitive(primitive) => SoftwareBenchmark {
+            (LeakOperation::Primitive(primitive), LeakVariant::Software(variant)) => SoftwareBenchmark {
                 primitive,
-                variant: self.variant,
+                variant,
                 length: self.length,
                 repetitions: None,
             }
             .check(),
+            (LeakOperation::Aes, _) => match self.length {
+                Some(n) if n > 0 && n <= LEAK_AES_MAX_BYTES && n % 16 == 0 => Ok(()),
+                Some(n) => Err(format!(
+                    "aes encrypts whole blocks of the published vector: \"length\" must be 16, 32, 48 or \
+                     {LEAK_AES_MAX_BYTES} bytes, got {n}"
+                )),
+                None => Err(String::from("aes needs \"length\": 16 to 64 bytes, whole blocks")),
+            },
+            (LeakOperation::Hmac | LeakOperation::Kmac, _) if self.length.is_some() => {
+                Err(format!("{name} works on a fixed message: remove \"length\""))
+            }
             _ if self.length.is_some() => Err(format!("{name} works on 16 bytes: remove \"length\"")),
             _ => Ok(()),
         }
@@ -267,7 +380,7 @@ impl Kind for LeakageBenchmark {
     fn decode(t: &mut Tokens<'_>) -> Result<Self, WireError> {
         let operation =
             LeakOperation::from_name(t.next("operation")?).ok_or(WireError::Malformed("unknown operation"))?;
-        let variant = SoftwareVariant::from_name(t.next("variant")?).ok_or(WireError::Malformed("unknown variant"))?;
+        let variant = LeakVariant::from_name(t.next("variant")?).ok_or(WireError::Malformed("unknown variant"))?;
         let secret = wire::flag(t, "secret", ("key", Secret::Key), ("data", Secret::Data))?;
         let measurements: u32 = t.number("measurements")?;
         let seed: u32 = t.number("seed")?;
@@ -612,7 +725,7 @@ mod tests {
     fn request(operation: LeakOperation, secret: Secret, length: Option<u32>) -> LeakageBenchmark {
         LeakageBenchmark {
             operation,
-            variant: SoftwareVariant::Rv32i,
+            variant: LeakVariant::Software(SoftwareVariant::Rv32i),
             secret,
             length,
             measurements: 10_000,
@@ -726,6 +839,18 @@ mod tests {
                 Some(32),
             ),
             LeakageBenchmark {
+                variant: LeakVariant::Hardware,
+                ..request(LeakOperation::Aes, Secret::Data, Some(64))
+            },
+            LeakageBenchmark {
+                variant: LeakVariant::Hardware,
+                ..request(LeakOperation::Hmac, Secret::Key, None)
+            },
+            LeakageBenchmark {
+                variant: LeakVariant::Hardware,
+                ..request(LeakOperation::Kmac, Secret::Key, None)
+            },
+            LeakageBenchmark {
                 measurements: MAX_LEAK_MEASUREMENTS,
                 seed: u32::MAX,
                 ..request(LeakOperation::Primitive(Primitive::KeccakF1600), Secret::Data, None)
@@ -759,6 +884,14 @@ mod tests {
             "B leak compare-ct rust data 1000",
             "B leak compare-ct rust data 1000 4294967296",
             "B leak compare-ct rust secret 1000 1",
+            "B leak compare-ct hardware data 1000 1",
+            "B leak aes rv32i key 1000 1 l16",
+            "B leak aes hardware key 1000 1",
+            "B leak aes hardware key 1000 1 l20",
+            "B leak aes hardware key 1000 1 l80",
+            "B leak hmac hardware data 1000 1",
+            "B leak kmac hardware key 1000 1 l16",
+            "B leak kmac software key 1000 1",
         ] {
             let line = frame(format!("3 {payload}"));
             assert!(
@@ -843,6 +976,15 @@ mod tests {
         )
         .unwrap();
         assert_eq!(control.operation, LeakOperation::CompareConstantTime);
+        let accelerator: LeakageBenchmark = serde_json::from_str(
+            r#"{"operation": "hmac", "variant": "hardware", "secret": "key", "measurements": 1000, "seed": 1}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            (accelerator.operation, accelerator.variant),
+            (LeakOperation::Hmac, LeakVariant::Hardware)
+        );
+        assert_eq!(accelerator.describe().module, Some(Module::Sha2));
         let error = serde_json::from_str::<LeakageBenchmark>(
             r#"{"operation": "sha1", "variant": "rust", "secret": "data", "measurements": 100, "seed": 0}"#,
         )

@@ -21,9 +21,9 @@ use alloc::vec::Vec;
 pub use aes::{AesBenchmark, AesPerBlockPhases, AesTotalPhases, Direction, Granularity, Trigger};
 pub use hash::{FifoTrace, HashAlgorithm, HashBenchmark, HashPhases, HashStyle};
 pub use leakage::{
-    crop_index, welch_abs_t_x100, ClassTiming, LeakOperation, LeakageBenchmark, LeakagePhases, Moments, Secret,
-    LEAK_CROPS, LEAK_TESTS, LEAK_THRESHOLD_X100, LEAK_T_UNBOUNDED, LEAK_WARMUP, MAX_LEAK_MEASUREMENTS, MAX_LEAK_SAMPLE,
-    MIN_LEAK_MEASUREMENTS,
+    crop_index, welch_abs_t_x100, ClassTiming, LeakOperation, LeakVariant, LeakageBenchmark, LeakagePhases, Moments,
+    Secret, LEAK_AES_MAX_BYTES, LEAK_CROPS, LEAK_TESTS, LEAK_THRESHOLD_X100, LEAK_T_UNBOUNDED, LEAK_WARMUP,
+    MAX_LEAK_MEASUREMENTS, MAX_LEAK_SAMPLE, MIN_LEAK_MEASUREMENTS,
 };
 pub use library::SoftwareLibrary;
 pub use micro::{MicroBenchmark, MicroPhases};

@@ -175,7 +175,7 @@ pub fn run<P: Platform>(
         Benchmark::RngTrueRandom(b) => rng::run_true_random(platform, b, repetitions)?,
         Benchmark::Micro(_) => micro::run(repetitions)?,
         Benchmark::Software(b) => software::run(b, repetitions)?,
-        Benchmark::Leakage(b) => leakage::run(b, overhead)?,
+        Benchmark::Leakage(b) => leakage::run(platform, b, overhead)?,
         Benchmark::Offload(b) => offload::run(platform, b, repetitions, overhead)?,
     };
     Ok(match outcome {

@@ -213,6 +213,11 @@ impl Platform for EarlGrey {
     fn instruction_cache(&mut self, enabled: bool) {
         ibex::set_instruction_cache(enabled);
     }
+
+    #[inline(always)]
+    fn set_instruction_cache(enabled: bool) {
+        ibex::set_instruction_cache(enabled);
+    }
 }
 
 /// The platform this build runs on.

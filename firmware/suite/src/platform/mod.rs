@@ -70,6 +70,11 @@ pub trait Platform {
     /// Turns an instruction cache on (between requests, where the suite's own code runs) or
     /// off (in every measurement, as the core comes out of reset). No-op without one.
     fn instruction_cache(&mut self, _enabled: bool) {}
+    /// The same switch for code that holds one of the platform's modules and so cannot
+    /// borrow the platform: a leakage test turns the cache on for its bookkeeping between
+    /// windows and off for every window. No-op without a cache.
+    #[inline(always)]
+    fn set_instruction_cache(_enabled: bool) {}
 }
 
 /// Builds an inventory entry.

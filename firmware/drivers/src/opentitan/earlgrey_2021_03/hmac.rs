@@ -79,4 +79,20 @@ impl Hasher for Hmac {
     fn read_digest(&mut self, digest: &mut [u32; 8]) {
         self.regs.read_consecutive(r::DIGEST_0_REG_OFFSET, digest);
     }
+
+    /// KEY_0..7 (while the engine is idle, the only time it takes them), then CFG: HMAC and
+    /// SHA-256 on, endian_swap as in `init`; CMD: hash_start. KEY_0 holds the key's first
+    /// four bytes as the most significant word (`secret_key` is `{KEY_0, …, KEY_7}` in
+    /// `hmac.sv`), so each little-endian key word goes in byte-swapped.
+    #[inline(always)]
+    fn init_keyed(&mut self, key: &[u32; 8]) -> Result<(), ModuleError> {
+        let words: [u32; 8] = core::array::from_fn(|i| key[i].swap_bytes());
+        self.regs.write_consecutive(r::KEY_0_REG_OFFSET, &words);
+        self.regs.write(
+            r::CFG_REG_OFFSET,
+            (1 << r::CFG_HMAC_EN_BIT) | (1 << r::CFG_SHA_EN_BIT) | (1 << r::CFG_ENDIAN_SWAP_BIT),
+        );
+        self.regs.write(r::CMD_REG_OFFSET, 1 << r::CMD_HASH_START_BIT);
+        Ok(())
+    }
 }

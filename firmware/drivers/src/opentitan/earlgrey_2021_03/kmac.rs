@@ -82,4 +82,41 @@ impl Hasher for Kmac {
         self.regs.read_consecutive(r::STATE_REG_OFFSET, digest);
         self.command(r::CMD_CMD_VALUE_DONE);
     }
+
+    /// KMAC256 (SP 800-185) with an empty customisation string: CFG as in `init` but
+    /// KMAC enabled and cSHAKE mode; KEY_LEN 256 bits; KEY_SHARE0_0..7 the key, KEY_SHARE1_0..7
+    /// zero (this build is unmasked and ignores share 1; a masked one takes the key as the XOR
+    /// of the shares); PREFIX_0..1 `encode_string("KMAC") || encode_string("")` (the engine
+    /// adds bytepad's `left_encode(rate)` and the zeros, which the later PREFIX words already
+    /// are); CMD: start. The engine then absorbs the padded prefix and
+    /// `bytepad(encode_string(key))` before the message.
+    #[inline(always)]
+    fn init_keyed(&mut self, key: &[u32; 8]) -> Result<(), ModuleError> {
+        let cfg = (1 << r::CFG_KMAC_EN_BIT)
+            | (r::CFG_KSTRENGTH_VALUE_L256 << r::CFG_KSTRENGTH_OFFSET)
+            | (r::CFG_MODE_VALUE_CSHAKE << r::CFG_MODE_OFFSET)
+            | (1 << r::CFG_STATE_ENDIANNESS_BIT);
+        self.regs.write(r::CFG_REG_OFFSET, cfg);
+        self.regs.write(
+            r::KEY_LEN_REG_OFFSET,
+            r::KEY_LEN_LEN_VALUE_KEY256 << r::KEY_LEN_LEN_OFFSET,
+        );
+        self.regs.write_consecutive(r::KEY_SHARE0_0_REG_OFFSET, key);
+        self.regs.write_consecutive(r::KEY_SHARE1_0_REG_OFFSET, &[0u32; 8]);
+        // Bytes 01 20 'K' 'M' 'A' 'C' 01 00, little-endian words.
+        self.regs
+            .write_consecutive(r::PREFIX_0_REG_OFFSET, &[0x4d4b_2001, 0x0001_4341]);
+        self.command(r::CMD_CMD_VALUE_START);
+        Ok(())
+    }
+
+    /// `right_encode(256)` (bytes 01 00 02) into the message FIFO, then as
+    /// `wait_for_completion`.
+    #[inline(always)]
+    fn wait_for_keyed_completion(&mut self) -> Result<(), ModuleError> {
+        for byte in [0x01, 0x00, 0x02] {
+            self.regs.write_byte(r::MSG_FIFO_REG_OFFSET, byte);
+        }
+        self.wait_for_completion()
+    }
 }
