@@ -408,7 +408,7 @@ fn nonsense_numbers_are_usage_errors_not_panics() {
         "[default: 10 with --port; 30 on qemu-virt, qemu-virt-zbb; 60 on ibex-sim, ibex-sim-zbb; \
          300 on earlgrey-sim, earlgrey-sim-unmasked]",
         "[default: 120 with --port and on qemu-virt, qemu-virt-zbb; \
-         900 on ibex-sim, ibex-sim-zbb, earlgrey-sim, earlgrey-sim-unmasked]",
+         900 on ibex-sim, ibex-sim-zbb; 1800 on earlgrey-sim, earlgrey-sim-unmasked]",
     ] {
         assert!(help.contains(default), "{default} not in:\n{help}");
     }

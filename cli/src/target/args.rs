@@ -195,9 +195,9 @@ mod tests {
         assert_eq!(timeouts(&["--port", "/dev/ttyUSB0"]), (10, 120));
         assert_eq!(timeouts(&["--target", "qemu-virt"]), (30, 120));
         assert_eq!(timeouts(&["--target", "ibex-sim-zbb"]), (60, 900));
-        assert_eq!(timeouts(&["--target", "earlgrey-sim"]), (300, 900));
+        assert_eq!(timeouts(&["--target", "earlgrey-sim"]), (300, 1800));
         // Neither flag: the default target.
-        assert_eq!(timeouts(&[]), (300, 900));
+        assert_eq!(timeouts(&[]), (300, 1800));
         assert_eq!(
             timeouts(&["--port", "p", "--hello-timeout", "2.5", "--timeout", "7"]),
             (2, 7)
@@ -216,7 +216,7 @@ mod tests {
         assert_eq!(
             defaults(|t| t.request),
             "120 with --port and on qemu-virt, qemu-virt-zbb; \
-             900 on ibex-sim, ibex-sim-zbb, earlgrey-sim, earlgrey-sim-unmasked"
+             900 on ibex-sim, ibex-sim-zbb; 1800 on earlgrey-sim, earlgrey-sim-unmasked"
         );
         let short = help(HELLO_TIMEOUT, |t| t.hello, false);
         assert!(short.starts_with("Seconds to wait for the suite's hello after start or connect [default: 10 with"));

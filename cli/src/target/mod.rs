@@ -105,8 +105,10 @@ const QEMU_TIMEOUTS: Timeouts = Timeouts::new(30, 120, 10);
 const IBEX_TIMEOUTS: Timeouts = Timeouts::new(60, 900, 50);
 
 /// The Earl Grey model simulates the whole chip, far slower than the Ibex model alone, and over
-/// its UART every byte crosses the simulated 7200-baud line: even the hello takes minutes.
-const EARLGREY_TIMEOUTS: Timeouts = Timeouts::new(300, 900, 2000);
+/// its UART every byte crosses the simulated 7200-baud line: even the hello takes minutes. The
+/// longest request, an offload job of 16 KiB with its software run (RustCrypto AES-256-CBC,
+/// some 5 M cycles), takes about ten minutes of a loaded machine.
+const EARLGREY_TIMEOUTS: Timeouts = Timeouts::new(300, 1800, 2000);
 
 /// The Earl Grey model's testbench has a mailbox the simulator serves (no simulated time on the
 /// UART, the same cycle counts), and the chip's UART is there as on a board.
