@@ -39,7 +39,7 @@ timeout 1200 cargo test --workspace --quiet
 echo "== Earl Grey model (built once, then cached in ~/.cache/cyclebench)"
 bash sim/earlgrey/build.sh masked > /dev/null
 
-echo "== end to end on the Earl Grey model: smoke set verified, mailbox and UART agree; accelerators beside software"
+echo "== end to end on the Earl Grey model: smoke set verified, mailbox and UART agree; accelerators beside software; offload smoke set"
 # One test at a time: each already runs two model instances, one per core.
 timeout 1800 cargo test --quiet -p cyclebench --test earlgrey -- --ignored --test-threads 1
 

@@ -1,6 +1,6 @@
 //! End-to-end on the Earl Grey Verilator model: the real CLI, the real suite, hardware
 //! accelerators, over the testbench's mailbox (the default link) and over the chip's UART (as
-//! a board is reached). The model takes 10–15 minutes to build the first time and each request
+//! a board is reached). The model takes 4–8 minutes to build the first time and each request
 //! seconds of simulation (over the UART far longer), so these tests are `#[ignore]`d in a
 //! plain `cargo test`; `scripts/test.sh` builds the model and runs them with `--ignored`.
 
@@ -126,4 +126,41 @@ fn the_accelerators_and_software_on_the_same_core_answer_the_same_requests() {
     // The report pairs them: one speed-up row per operation.
     let report = std::fs::read_to_string(out.path().join("report.md")).unwrap();
     assert!(report.contains("plots/speedup.png"), "{report}");
+}
+
+#[test]
+#[ignore = "needs the Earl Grey model (scripts/test.sh builds it and runs this)"]
+fn offload_requests_hand_jobs_to_the_accelerators_and_time_the_same_job_in_software() {
+    let out = tempfile::tempdir().unwrap();
+    let o = cyclebench(&[
+        "run",
+        "--target",
+        TARGET,
+        "--no-report",
+        "--out",
+        out.path().to_str().unwrap(),
+        "benchmarks/smoke/offload.bench",
+    ]);
+    let log = text(&o);
+    assert!(o.status.success(), "{log}");
+    let records = records(out.path());
+    assert_eq!(records.len(), 3, "{log}");
+    for r in &records {
+        assert_eq!(r["status"], "ok", "{r}");
+        assert_eq!(r["verified"], true, "{r}");
+        assert_eq!(r["implementation"], "hardware", "{r}");
+        assert_eq!(r["payload_bytes"], 1024, "{r}");
+        // The chip's share and the accelerator's add up to what the offload cost, and the
+        // accelerator beats the same job in software on the same Ibex.
+        let cycles = |f: &str| r[f].as_u64().unwrap_or_else(|| panic!("{f} in {r}"));
+        assert_eq!(
+            cycles("operation_cycles") + cycles("device_overhead_cycles") + cycles("host_cycles"),
+            cycles("offload_cycles"),
+            "{r}"
+        );
+        let overhead = r["overhead_percent"].as_f64().unwrap();
+        assert!(overhead > 0.0 && overhead < 100.0, "{r}");
+        assert!(cycles("software_cycles") > cycles("offload_cycles"), "{r}");
+        assert!(r["speedup"].as_f64().unwrap() > 1.0, "{r}");
+    }
 }

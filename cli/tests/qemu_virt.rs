@@ -94,7 +94,7 @@ fn the_offload_sets_run_functionally_with_software_in_place_of_the_accelerators(
             extra.to_str().unwrap(),
         ],
     );
-    assert_eq!(records.len(), 14 + 14 + 7 + 3);
+    assert_eq!(records.len(), 15 + 15 + 7 + 3);
     for r in &records {
         assert_eq!(r["status"], "ok", "{r}");
         assert_eq!(r["verified"], true, "{r}");
