@@ -12,26 +12,28 @@ use serde_json::Value;
 /// The model CI builds: the snapshot's default, masked AES.
 const TARGET: &str = "earlgrey-sim";
 
+/// Runs `bench` on `TARGET` with the further `options`, checks that the run succeeded and
+/// returns its log, its records and the results directory (kept while the value lives).
+fn run_set(options: &[&str], bench: &str) -> (String, Vec<Value>, tempfile::TempDir) {
+    let out = tempfile::tempdir().unwrap();
+    let dir = out.path().to_str().unwrap();
+    let mut args = vec!["run", "--target", TARGET, "--out", dir];
+    args.extend_from_slice(options);
+    args.push(bench);
+    let o = cyclebench(&args);
+    let log = text(&o);
+    assert!(o.status.success(), "{options:?} {bench}: {log}");
+    let records = records(out.path());
+    (log, records, out)
+}
+
 /// Runs the smoke set on `TARGET` over `link` with one model instance and returns its records
 /// after checking that every one is a verified hardware result.
 fn smoke_records(link: &str) -> Vec<Value> {
-    let out = tempfile::tempdir().unwrap();
-    let o = cyclebench(&[
-        "run",
-        "--target",
-        TARGET,
-        "--link",
-        link,
-        "--jobs",
-        "1",
-        "--no-report",
-        "--out",
-        out.path().to_str().unwrap(),
+    let (log, records, _out) = run_set(
+        &["--link", link, "--jobs", "1", "--no-report"],
         "benchmarks/smoke/smoke.bench",
-    ]);
-    let log = text(&o);
-    assert!(o.status.success(), "--link {link}: {log}");
-    let records = records(out.path());
+    );
     assert_eq!(records.len(), 6, "--link {link}: {log}");
     for r in &records {
         assert_eq!(r["status"], "ok", "--link {link}: {r}");
@@ -77,18 +79,7 @@ fn smoke_set_is_verified_and_the_mailbox_and_the_uart_give_the_same_cycles() {
 #[test]
 #[ignore = "needs the Earl Grey model (scripts/test.sh builds it and runs this)"]
 fn the_accelerators_and_software_on_the_same_core_answer_the_same_requests() {
-    let out = tempfile::tempdir().unwrap();
-    let o = cyclebench(&[
-        "run",
-        "--target",
-        TARGET,
-        "--out",
-        out.path().to_str().unwrap(),
-        "benchmarks/on_chip/hardware_and_software.bench",
-    ]);
-    let log = text(&o);
-    assert!(o.status.success(), "{log}");
-    let records = records(out.path());
+    let (log, records, out) = run_set(&[], "benchmarks/on_chip/hardware_and_software.bench");
     assert_eq!(records.len(), 20, "{log}");
     let pairs = software_pairs(&records);
     assert_eq!(pairs.len(), 12, "{log}");
@@ -131,19 +122,7 @@ fn the_accelerators_and_software_on_the_same_core_answer_the_same_requests() {
 #[test]
 #[ignore = "needs the Earl Grey model (scripts/test.sh builds it and runs this)"]
 fn offload_requests_hand_jobs_to_the_accelerators_and_time_the_same_job_in_software() {
-    let out = tempfile::tempdir().unwrap();
-    let o = cyclebench(&[
-        "run",
-        "--target",
-        TARGET,
-        "--no-report",
-        "--out",
-        out.path().to_str().unwrap(),
-        "benchmarks/smoke/offload.bench",
-    ]);
-    let log = text(&o);
-    assert!(o.status.success(), "{log}");
-    let records = records(out.path());
+    let (log, records, _out) = run_set(&["--no-report"], "benchmarks/smoke/offload.bench");
     assert_eq!(records.len(), 3, "{log}");
     for r in &records {
         assert_eq!(r["status"], "ok", "{r}");
