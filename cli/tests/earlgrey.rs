@@ -6,24 +6,17 @@
 
 mod common;
 
-use common::{cyclebench, records, software_pairs, text};
+use common::{run_logged, software_pairs};
 use serde_json::Value;
 
 /// The model CI builds: the snapshot's default, masked AES.
 const TARGET: &str = "earlgrey-sim";
 
-/// Runs `bench` on `TARGET` with the further `options`, checks that the run succeeded and
-/// returns its log, its records and the results directory (kept while the value lives).
+/// Runs `bench` on `TARGET` with the further `options` and returns the run's output, its
+/// records and the results directory (kept while the value lives).
 fn run_set(options: &[&str], bench: &str) -> (String, Vec<Value>, tempfile::TempDir) {
     let out = tempfile::tempdir().unwrap();
-    let dir = out.path().to_str().unwrap();
-    let mut args = vec!["run", "--target", TARGET, "--out", dir];
-    args.extend_from_slice(options);
-    args.push(bench);
-    let o = cyclebench(&args);
-    let log = text(&o);
-    assert!(o.status.success(), "{options:?} {bench}: {log}");
-    let records = records(out.path());
+    let (log, records) = run_logged(TARGET, out.path(), options, &[bench]);
     (log, records, out)
 }
 

@@ -46,18 +46,20 @@ pub fn records(dir: &Path) -> Vec<Value> {
 /// checking that the run succeeded.
 #[allow(dead_code)] // each test file is its own crate; not every one runs sets this way
 pub fn run_records(target: &str, out: &Path, files: &[&str]) -> Vec<Value> {
-    let mut args = vec![
-        "run",
-        "--target",
-        target,
-        "--no-report",
-        "--out",
-        out.to_str().expect("UTF-8 path"),
-    ];
+    run_logged(target, out, &["--no-report"], files).1
+}
+
+/// Runs `files` on `target` into `out` with the further `options`, and returns the run's
+/// output and its records after checking that the run succeeded.
+#[allow(dead_code)] // each test file is its own crate; not every one runs sets this way
+pub fn run_logged(target: &str, out: &Path, options: &[&str], files: &[&str]) -> (String, Vec<Value>) {
+    let mut args = vec!["run", "--target", target, "--out", out.to_str().expect("UTF-8 path")];
+    args.extend_from_slice(options);
     args.extend_from_slice(files);
     let o = cyclebench(&args);
-    assert!(o.status.success(), "{}", text(&o));
-    records(out)
+    let log = text(&o);
+    assert!(o.status.success(), "{options:?} {files:?}: {log}");
+    (log, records(out))
 }
 
 /// Each record of a request for a software library with the last record before it whose
