@@ -4,7 +4,7 @@
 #   scripts/reproduce.sh [earlgrey] [ibex] [offload]      (default: all three)
 #
 # earlgrey: the thesis's evaluation on both Earl Grey models (builds them on first use,
-#           5-8 minutes each on 2 cores; each run then takes minutes of simulation).
+#           12-15 minutes each on 2 cores; each run then takes minutes of simulation).
 # ibex:     seed 2's software-cryptography study on ibex-sim and ibex-sim-zbb (models build in
 #           seconds; the runs take under a minute).
 # offload:  seed 3's offload study (benchmarks/offload/) on earlgrey-sim-unmasked: about half

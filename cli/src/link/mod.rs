@@ -171,8 +171,7 @@ impl Link {
 impl Drop for Link {
     fn drop(&mut self) {
         if let Some(child) = self.child.as_mut() {
-            let _ = child.kill();
-            let _ = child.wait();
+            process::stop(child);
         }
     }
 }

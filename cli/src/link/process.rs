@@ -1,6 +1,8 @@
 //! A simulator spawned by the tool, its UART on stdin/stdout.
 
 use std::process::{Child, Command, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 
@@ -58,8 +60,26 @@ pub(super) fn dies_with_tool(command: &mut Command) {
     let _ = command;
 }
 
-/// Kills a simulator the tool no longer uses and waits for it to go.
+/// How long a simulator gets to end by itself after SIGINT before it is killed.
+const STOP_GRACE: Duration = Duration::from_secs(2);
+
+/// Stops a simulator the tool no longer uses and waits for it to go: SIGINT first, which the
+/// Earl Grey model answers by ending its simulation cleanly (its exit handlers run, so a
+/// profile-instrumented build writes its profile), then SIGKILL if it is still there.
 pub(super) fn stop(child: &mut Child) {
+    #[cfg(unix)]
+    if let Ok(pid) = i32::try_from(child.id()) {
+        use nix::sys::signal::{kill, Signal};
+        if kill(nix::unistd::Pid::from_raw(pid), Signal::SIGINT).is_ok() {
+            let deadline = Instant::now() + STOP_GRACE;
+            while Instant::now() < deadline {
+                if let Ok(Some(_)) = child.try_wait() {
+                    return;
+                }
+                thread::sleep(Duration::from_millis(10));
+            }
+        }
+    }
     let _ = child.kill();
     let _ = child.wait();
 }

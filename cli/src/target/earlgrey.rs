@@ -46,9 +46,20 @@ const UART: Pty = Pty {
     announced_by: "UART: Created",
 };
 
+/// Names a model binary to run instead of the one `sim/earlgrey/build.sh` builds (it needs the
+/// OTP image beside it). The build script sets it to train its profile on an instrumented model.
+pub const MODEL_OVERRIDE: &str = "CYCLEBENCH_EARLGREY_MODEL";
+
 /// Returns the model for `config` (`masked` or `unmasked`), building it first if the cache
 /// has none. Verilating the whole chip is a long build; its progress is shown.
 pub fn model(config: &str) -> Result<PathBuf> {
+    if let Some(path) = std::env::var_os(MODEL_OVERRIDE) {
+        let path = PathBuf::from(path);
+        if !path.is_file() {
+            bail!("{MODEL_OVERRIDE} names {}, which is not a file", path.display());
+        }
+        return Ok(path);
+    }
     super::model::build("sim/earlgrey/build.sh", config, "Earl Grey model")
 }
 

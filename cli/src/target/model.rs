@@ -10,12 +10,20 @@ use anyhow::{bail, Context, Result};
 
 use crate::firmware;
 
+/// Tells a build script which `cyclebench` is running, so that a script training its model's
+/// compiler profile with the tool uses this one rather than building another.
+const CLI_FOR_SCRIPTS: &str = "CYCLEBENCH_CLI";
+
 /// Runs `script` (relative to the repository) with `config` and returns the model path it
 /// printed last. A cached model costs a second; a fresh build shows the script's progress.
 pub fn build(script: &str, config: &str, what: &str) -> Result<PathBuf> {
     let script = firmware::repo_root().join(script);
     let start = Instant::now();
-    let mut child = Command::new("bash")
+    let mut command = Command::new("bash");
+    if let Ok(exe) = std::env::current_exe() {
+        command.env(CLI_FOR_SCRIPTS, exe);
+    }
+    let mut child = command
         .arg(&script)
         .arg(config)
         .stdout(Stdio::piped())
