@@ -125,38 +125,54 @@ fn unsupported(b: &LeakageBenchmark, why: &str) -> Outcome {
 /// Marsaglia's xorshift128 ("Xorshift RNGs", 2003), its four words seeded from the request's
 /// seed by the splitmix32 finaliser, so every seed (0 too) gives a nonzero state. Fast and
 /// reproducible; nothing on the device is correlated with it.
-struct Rng([u32; 4]);
+#[derive(Clone, Copy)]
+struct Rng {
+    words: [u32; 4],
+    /// A xorshift32 state from the same paper, seeded by a fifth splitmix32 word, for the
+    /// controls' pool indices: a draw is six instructions on one word, where a xorshift128 draw
+    /// per call would keep its four words in registers of the measurement loop (see
+    /// [`class_word`]).
+    pick: u32,
+}
 
 impl Rng {
     fn new(seed: u32) -> Self {
         let mut z = seed;
-        let mut state = [0u32; 4];
-        for word in &mut state {
+        let mut splitmix = || {
             z = z.wrapping_add(0x9e37_79b9);
             let mut x = z;
             x = (x ^ (x >> 16)).wrapping_mul(0x85eb_ca6b);
             x = (x ^ (x >> 13)).wrapping_mul(0xc2b2_ae35);
-            *word = x ^ (x >> 16);
+            x ^ (x >> 16)
+        };
+        let mut words: [u32; 4] = core::array::from_fn(|_| splitmix());
+        if words == [0; 4] {
+            words[3] = 1;
         }
-        if state == [0; 4] {
-            state[3] = 1;
-        }
-        Self(state)
+        let pick = splitmix().max(1);
+        Self { words, pick }
     }
 
     #[inline(always)]
     fn next_u32(&mut self) -> u32 {
-        let [x, y, z, w] = self.0;
-        let t = x ^ (x << 11);
-        let next = w ^ (w >> 19) ^ t ^ (t >> 8);
-        self.0 = [y, z, w, next];
-        next
+        xorshift128(&mut self.words)
     }
 
-    /// An index below [`LEAK_POOL`] (a power of two).
+    /// An index below [`LEAK_POOL`] (a power of two), from the xorshift128 words.
     #[inline(always)]
     fn pool_index(&mut self) -> usize {
         self.next_u32() as usize % LEAK_POOL
+    }
+
+    /// An index below [`LEAK_POOL`], from the xorshift32 state (its top bits, the better ones).
+    #[inline(always)]
+    fn pick_index(&mut self) -> usize {
+        let mut x = self.pick;
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        self.pick = x;
+        (x >> (32 - LEAK_POOL.trailing_zeros())) as usize
     }
 
     fn fill_words(&mut self, out: &mut [u32]) {
@@ -169,6 +185,26 @@ impl Rng {
             chunk.copy_from_slice(&word[..chunk.len()]);
         }
     }
+}
+
+/// One step of xorshift128: the next word, and the state moved on by one word.
+#[inline(always)]
+fn xorshift128(words: &mut [u32; 4]) -> u32 {
+    let [x, y, z, w] = *words;
+    let t = x ^ (x << 11);
+    let next = w ^ (w >> 19) ^ t ^ (t >> 8);
+    *words = [y, z, w, next];
+    next
+}
+
+/// The next xorshift128 word for the class bits of 32 measurements, out of line so that the
+/// state's address escapes and its four words stay in memory. Kept in registers of the
+/// measurement loop, they took four of them, and the compiler moved them through one another on
+/// every measurement in some builds and not in others: eleven cycles a measurement of the
+/// controls between two builds of the same source in different directories.
+#[inline(never)]
+fn class_word(words: &mut [u32; 4]) -> u32 {
+    xorshift128(words)
 }
 
 /// Class of a measurement, as an index: the fixed input, or a fresh random one.
@@ -313,12 +349,12 @@ impl<S: Subject> Run<S> {
     ) -> Result<(), Failure> {
         // Locals, not fields: the counter reads may touch memory as far as the compiler
         // knows, so only what is in registers survives them without a reload.
-        let (mut rng, mut classes) = (Rng(self.rng.0), self.classes);
+        let (mut rng, mut classes) = (self.rng, self.classes);
         let mut result = Ok(());
         for index in indices {
             // One generator word gives the classes of 32 measurements.
             if index % 32 == 0 {
-                classes = rng.next_u32();
+                classes = class_word(&mut rng.words);
             }
             let class = (classes & 1) as usize;
             classes >>= 1;
@@ -420,7 +456,7 @@ impl Subject for Compare {
         self.buffer = if class == FIXED {
             self.reference
         } else {
-            self.pool[rng.pool_index()]
+            self.pool[rng.pick_index()]
         };
     }
 
