@@ -2,8 +2,9 @@
 //! (`src/software/inputs.rs`) with reference crates — RustCrypto `chacha20`, `aes` + `ctr`,
 //! `keccak`, and `num-bigint` — and writes them to `$OUT_DIR/software_expected.rs`. The suite
 //! checks every software result against these; none is typed in by hand. Likewise the known
-//! answers of the offload benchmarks, and the class-1 pool of the accelerator leakage tests
-//! with its answers (`src/leakage/`, RustCrypto `aes`, `sha2`, `sha3`).
+//! answers of the offload benchmarks, and the class-1 pools of the leakage tests of the
+//! accelerators and of the comparison controls, with their answers (`src/leakage/`, RustCrypto
+//! `aes`, `sha2`, `sha3`).
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -174,7 +175,8 @@ fn offload_expected() {
     std::fs::write(&path, out).expect("write offload_expected.rs");
 }
 
-/// The pool of class 1 and every known answer of the accelerator leakage tests.
+/// The pools of class 1 and every known answer of the accelerator leakage tests and the
+/// comparison controls.
 fn leakage_expected() {
     use aes::cipher::{BlockEncrypt as _, KeyInit as _};
     use leakage_inputs::*;
@@ -275,6 +277,22 @@ fn leakage_expected() {
         "KMAC_KEY_POOL_TAGS",
         "KMAC256 of the message under each pool key (RustCrypto `sha3`).",
         &kmac_tags,
+    );
+    // Drawn after the accelerators' pools, which therefore stay what they were. None equals
+    // class 0's buffer, so every class-1 comparison's answer is "different".
+    let buffers: Vec<Vec<u8>> = (0..LEAK_POOL)
+        .map(|_| {
+            let mut b = vec![0; COMPARE_BYTES];
+            random(&mut b);
+            b
+        })
+        .collect();
+    let fixed: Vec<u8> = (0..COMPARE_BYTES).map(input_byte).collect();
+    assert!(buffers.iter().all(|b| *b != fixed), "a pool buffer equals class 0's");
+    table(
+        "COMPARE_POOL",
+        "Class 1's buffers of the comparison controls, each different from class 0's.",
+        &buffers,
     );
     let mut kmac_tag = [0u8; 32];
     kmac256(&KMAC_KEY, &KMAC_MESSAGE, b"", &mut kmac_tag);

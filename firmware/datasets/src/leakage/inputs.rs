@@ -38,3 +38,7 @@ pub const KMAC_KEY: [u8; 32] = [
 
 /// KMAC message of both classes: that of NIST's first KMAC samples, 00 01 02 03.
 pub const KMAC_MESSAGE: [u8; 4] = [0, 1, 2, 3];
+
+/// Bytes the comparison controls compare. Class 0's buffer is the start of the software
+/// benchmarks' input pattern (`software::fill_input`), the buffer it is compared with.
+pub const COMPARE_BYTES: usize = 16;

@@ -2,12 +2,14 @@
 //! depend on a secret input?
 //!
 //! Every measurement draws its class from the request's seed: class 0 gets the fixed input
-//! (the input with a published or precomputed answer), class 1 a fresh random one. The inputs
-//! are written into the same buffers for both classes before the first counter read, so the
-//! timed window holds the same instructions for both, and only the data differs. After the
-//! second read the output is checked (class 0 against its known answer; class 1 against the
-//! portable Rust reference, or against the known keystream where the secret is the data a
-//! stream cipher XORs), and the corrected cycles go into the statistics.
+//! (the input with a published or precomputed answer), class 1 a fresh random one (the
+//! controls, like the accelerators, one from a pool the build generated). The inputs are
+//! written into the same buffers for both classes before the first counter read, so the timed
+//! window holds the same instructions for both, and only the data differs. After the second
+//! read the corrected cycles go into the statistics and the output is checked (class 0 against
+//! its known answer; class 1 against the portable Rust reference, against the known keystream
+//! where the secret is the data a stream cipher XORs, or against the pool's answers): a wrong
+//! answer ends the test with an error.
 //!
 //! Statistics are exact: per class a histogram of the cycle counts (a core with exact timing
 //! gives few distinct values, so one increment per sample is all the bookkeeping), from which
@@ -29,6 +31,7 @@ use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 
+use cyclebench_datasets::leakage::{self as leak, COMPARE_BYTES, LEAK_POOL};
 use cyclebench_datasets::software as data;
 use cyclebench_protocol::{
     Check, ErrorKind, ImplementationKind, Kind, LeakOperation, LeakVariant, LeakageBenchmark, LeakagePhases, Phases,
@@ -122,38 +125,54 @@ fn unsupported(b: &LeakageBenchmark, why: &str) -> Outcome {
 /// Marsaglia's xorshift128 ("Xorshift RNGs", 2003), its four words seeded from the request's
 /// seed by the splitmix32 finaliser, so every seed (0 too) gives a nonzero state. Fast and
 /// reproducible; nothing on the device is correlated with it.
-struct Rng([u32; 4]);
+#[derive(Clone, Copy)]
+struct Rng {
+    words: [u32; 4],
+    /// A xorshift32 state from the same paper, seeded by a fifth splitmix32 word, for the
+    /// controls' pool indices: a draw is six instructions on one word, where a xorshift128 draw
+    /// per call would keep its four words in registers of the measurement loop (see
+    /// [`class_word`]).
+    pick: u32,
+}
 
 impl Rng {
     fn new(seed: u32) -> Self {
         let mut z = seed;
-        let mut state = [0u32; 4];
-        for word in &mut state {
+        let mut splitmix = || {
             z = z.wrapping_add(0x9e37_79b9);
             let mut x = z;
             x = (x ^ (x >> 16)).wrapping_mul(0x85eb_ca6b);
             x = (x ^ (x >> 13)).wrapping_mul(0xc2b2_ae35);
-            *word = x ^ (x >> 16);
+            x ^ (x >> 16)
+        };
+        let mut words: [u32; 4] = core::array::from_fn(|_| splitmix());
+        if words == [0; 4] {
+            words[3] = 1;
         }
-        if state == [0; 4] {
-            state[3] = 1;
-        }
-        Self(state)
+        let pick = splitmix().max(1);
+        Self { words, pick }
     }
 
     #[inline(always)]
     fn next_u32(&mut self) -> u32 {
-        let [x, y, z, w] = self.0;
-        let t = x ^ (x << 11);
-        let next = w ^ (w >> 19) ^ t ^ (t >> 8);
-        self.0 = [y, z, w, next];
-        next
+        xorshift128(&mut self.words)
     }
 
-    /// An index below [`cyclebench_datasets::leakage::LEAK_POOL`] (a power of two).
+    /// An index below [`LEAK_POOL`] (a power of two), from the xorshift128 words.
     #[inline(always)]
     fn pool_index(&mut self) -> usize {
-        self.next_u32() as usize % cyclebench_datasets::leakage::LEAK_POOL
+        self.next_u32() as usize % LEAK_POOL
+    }
+
+    /// An index below [`LEAK_POOL`], from the xorshift32 state (its top bits, the better ones).
+    #[inline(always)]
+    fn pick_index(&mut self) -> usize {
+        let mut x = self.pick;
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        self.pick = x;
+        (x >> (32 - LEAK_POOL.trailing_zeros())) as usize
     }
 
     fn fill_words(&mut self, out: &mut [u32]) {
@@ -168,19 +187,39 @@ impl Rng {
     }
 }
 
+/// One step of xorshift128: the next word, and the state moved on by one word.
+#[inline(always)]
+fn xorshift128(words: &mut [u32; 4]) -> u32 {
+    let [x, y, z, w] = *words;
+    let t = x ^ (x << 11);
+    let next = w ^ (w >> 19) ^ t ^ (t >> 8);
+    *words = [y, z, w, next];
+    next
+}
+
+/// The next xorshift128 word for the class bits of 32 measurements, out of line so that the
+/// state's address escapes and its four words stay in memory. Kept in registers of the
+/// measurement loop, they took four of them, and the compiler moved them through one another on
+/// every measurement in some builds and not in others: eleven cycles a measurement of the
+/// controls between two builds of the same source in different directories.
+#[inline(never)]
+fn class_word(words: &mut [u32; 4]) -> u32 {
+    xorshift128(words)
+}
+
 /// Class of a measurement, as an index: the fixed input, or a fresh random one.
 const FIXED: usize = 0;
 
 /// An operation under test: the inputs of each class, the call, and how its output is
 /// checked.
 trait Subject {
-    /// Checks, once before measuring, that what class 0's outputs are compared with is the
-    /// published or reference-computed answer.
+    /// Checks, once before measuring, that what the outputs are compared with is right: for
+    /// class 0 the published or reference-computed answer.
     fn known_answer(&self) -> Result<(), String> {
         Ok(())
     }
     /// Writes the inputs of the next call into the subject's buffers: the fixed input for
-    /// class 0, fresh random input (from `rng`) for class 1.
+    /// class 0, random input drawn with `rng` for class 1.
     fn prepare(&mut self, class: usize, rng: &mut Rng);
     /// The timed call: the same instructions and buffers for both classes. Returns the
     /// operation's answer where it is a value (a comparison's verdict, an addition's carry;
@@ -252,7 +291,7 @@ fn test<P: Platform, S: Subject>(b: &LeakageBenchmark, overhead: u32, subject: S
     run.measure::<P>(0..warmup, |class, window| early.push((class as u8, window)))
         .map_err(fail)?;
     let mut stats = Statistics::from_warmup(&early, overhead).map_err(fail)?;
-    run.measure::<P>(warmup..b.measurements, |class, window| stats.add(class, window))
+    run.measure::<P>(warmup..b.measurements, stats.counter())
         .map_err(fail)?;
     stats.finish(run.subject.entry() as u32).map_err(fail)
 }
@@ -310,19 +349,23 @@ impl<S: Subject> Run<S> {
     ) -> Result<(), Failure> {
         // Locals, not fields: the counter reads may touch memory as far as the compiler
         // knows, so only what is in registers survives them without a reload.
-        let (mut rng, mut classes) = (Rng(self.rng.0), self.classes);
+        let (mut rng, mut classes) = (self.rng, self.classes);
         let mut result = Ok(());
         for index in indices {
             // One generator word gives the classes of 32 measurements.
             if index % 32 == 0 {
-                classes = rng.next_u32();
+                classes = class_word(&mut rng.words);
             }
             let class = (classes & 1) as usize;
             classes >>= 1;
             self.subject.prepare(class, &mut rng);
             P::set_instruction_cache(false);
-            let (window, answer) = timed(&mut self.subject);
+            let (answer, window) = timed(&mut self.subject);
             P::set_instruction_cache(true);
+            // Counted before the check, so that neither window nor class has to survive the
+            // check's error path: a wrong answer ends the test with an error, and the
+            // statistics with it.
+            sink(class, window);
             if let Err(what) = self.subject.check(class, answer) {
                 let timeout = self.subject.timed_out();
                 result = Err(Failure::Wrong {
@@ -333,7 +376,6 @@ impl<S: Subject> Run<S> {
                 });
                 break;
             }
-            sink(class, window);
         }
         self.rng = rng;
         self.classes = classes;
@@ -345,6 +387,8 @@ impl<S: Subject> Run<S> {
 /// jump whatever path the class took through the preparation: Ibex's prefetch buffer carries
 /// the state of that path into the instructions after it, and a window inlined into the loop
 /// varies by a cycle or more with the class, a difference the test would report as a leak.
+/// The answer comes first: the call leaves it in the register it is returned in, so returning
+/// it costs no moves.
 #[inline(never)]
 #[link_section = crate::placement::measured_section!()]
 fn timed<S: Subject>(subject: &mut S) -> (u32, u32) {
@@ -353,7 +397,7 @@ fn timed<S: Subject>(subject: &mut S) -> (u32, u32) {
     let end = stamp();
     // A window longer than 32 bits counts is far beyond what the statistics hold: saturated,
     // it is rejected as too long.
-    (u32::try_from(end.since(start)).unwrap_or(u32::MAX), answer)
+    (answer, u32::try_from(end.since(start)).unwrap_or(u32::MAX))
 }
 
 /// Says where `got` first differs from `expected`.
@@ -374,42 +418,46 @@ fn reference<T>(v: Variant, select: impl Fn(Variant) -> Option<T>) -> Option<T> 
     }
 }
 
-/// The controls: a 16-byte buffer compared with a fixed reference; class 0 equal to it.
+/// The controls: a 16-byte buffer compared with a fixed reference; class 0 equal to it, class 1
+/// drawn from the build's pool, none of whose buffers is equal to it, so the right answer is
+/// "equal" for class 0 and "different" for class 1.
 struct Compare {
     f: compare::EqualFn,
     buffer: [u32; 4],
     reference: [u32; 4],
-    /// The right answer for the buffer of this call, worked out while it was drawn.
-    expected: bool,
+    /// Class 1's buffers as words, in RAM: four fresh words a call, and the answer worked out
+    /// from them, cost more cycles than the comparison itself.
+    pool: [[u32; 4]; LEAK_POOL],
 }
 
 impl Compare {
     fn new(f: compare::EqualFn) -> Self {
-        let mut reference = [0u8; 16];
+        let mut reference = [0u8; COMPARE_BYTES];
         data::fill_input(&mut reference);
         Self {
             f,
             buffer: [0; 4],
             reference: bytemuck::cast(reference),
-            expected: true,
+            pool: leak::COMPARE_POOL.map(bytemuck::cast),
         }
     }
 }
 
 impl Subject for Compare {
+    fn known_answer(&self) -> Result<(), String> {
+        match self.pool.iter().position(|b| *b == self.reference) {
+            None => Ok(()),
+            Some(i) => Err(format!("pool buffer {i} equals class 0's")),
+        }
+    }
+
     #[inline(always)]
     fn prepare(&mut self, class: usize, rng: &mut Rng) {
-        let r = self.reference;
-        if class == FIXED {
-            self.buffer = r;
-            self.expected = true;
+        self.buffer = if class == FIXED {
+            self.reference
         } else {
-            // The answer from the words while they are in registers: the check after the
-            // window is then one comparison.
-            let w = [rng.next_u32(), rng.next_u32(), rng.next_u32(), rng.next_u32()];
-            self.buffer = w;
-            self.expected = ((w[0] ^ r[0]) | (w[1] ^ r[1]) | (w[2] ^ r[2]) | (w[3] ^ r[3])) == 0;
-        }
+            self.pool[rng.pick_index()]
+        };
     }
 
     #[inline(always)]
@@ -421,18 +469,25 @@ impl Subject for Compare {
     }
 
     #[inline(always)]
-    fn check(&mut self, _class: usize, answer: u32) -> Result<(), String> {
-        // Class 0 is equal by construction; class 1 almost never, and then must say so.
-        if answer == u32::from(self.expected) {
+    fn check(&mut self, class: usize, answer: u32) -> Result<(), String> {
+        if answer == u32::from(class == FIXED) {
             Ok(())
         } else {
-            Err(format!("answered {}, expected {}", answer != 0, self.expected))
+            Err(wrong_comparison(answer))
         }
     }
 
     fn entry(&self) -> usize {
         self.f as usize
     }
+}
+
+/// The error of a comparison that answered `answer` wrongly; out of line, so that what it
+/// needs takes no register in the measurement loop.
+#[cold]
+#[inline(never)]
+fn wrong_comparison(answer: u32) -> String {
+    format!("answered {}, expected {}", answer != 0, answer == 0)
 }
 
 /// Table AES-128 key expansion with the key secret.

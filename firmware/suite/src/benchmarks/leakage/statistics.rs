@@ -30,15 +30,20 @@ const BELOW: u32 = 256;
 /// Samples come in as raw windows; bin 0 is the raw window `base + overhead`, so one
 /// subtraction finds the bin and takes the overhead off.
 pub(super) struct Statistics {
-    thresholds: [u32; LEAK_CROPS],
     /// Corrected cycles of bin 0, and the raw window of bin 0.
     base: u32,
     raw_base: u32,
+    histogram: alloc::boxed::Box<[[u32; BINS]; 2]>,
+    bands: Bands,
+}
+
+/// The moments of the bands, which the samples outside the histogram go into directly.
+struct Bands {
+    thresholds: [u32; LEAK_CROPS],
     overhead: u32,
     /// The first corrected sample too long for the statistics, if any.
     too_long: Option<u32>,
-    histogram: alloc::boxed::Box<[[u32; BINS]; 2]>,
-    bands: [[Moments; LEAK_CROPS + 1]; 2],
+    moments: [[Moments; LEAK_CROPS + 1]; 2],
     min: [u32; 2],
     max: [u32; 2],
 }
@@ -64,37 +69,95 @@ impl Statistics {
             .map_or(0, |&x| x.saturating_sub(BELOW))
             .min(MAX_LEAK_SAMPLE + 1 - BINS as u32);
         let mut s = Self {
-            thresholds,
             base,
             raw_base: base.wrapping_add(overhead),
-            overhead,
-            too_long: None,
             histogram: histogram.into_boxed_slice().try_into().map_err(|_| Failure::NoMemory)?,
-            bands: [[Moments::default(); LEAK_CROPS + 1]; 2],
-            min: [u32::MAX; 2],
-            max: [0; 2],
+            bands: Bands {
+                thresholds,
+                overhead,
+                too_long: None,
+                moments: [[Moments::default(); LEAK_CROPS + 1]; 2],
+                min: [u32::MAX; 2],
+                max: [0; 2],
+            },
         };
-        early
-            .iter()
-            .for_each(|&(class, window)| s.add(usize::from(class), window));
+        {
+            let mut add = s.counter();
+            early
+                .iter()
+                .for_each(|&(class, window)| add(usize::from(class), window));
+        }
         Ok(s)
     }
 
-    /// Adds the raw window `window` of `class`.
+    /// What adds the raw window of one sample to its class. The histogram's address and base
+    /// are copied into it rather than read through `self`: the rare path hands the bands to a
+    /// function out of line, after which the compiler would reload them from `self` after
+    /// every window.
     #[inline(always)]
-    pub(super) fn add(&mut self, class: usize, window: u32) {
-        let bin = window.wrapping_sub(self.raw_base) as usize;
-        if bin < BINS {
-            self.histogram[class & 1][bin] += 1;
-        } else {
-            self.add_outside(class & 1, window);
+    pub(super) fn counter(&mut self) -> impl FnMut(usize, u32) + '_ {
+        let Self {
+            raw_base,
+            histogram,
+            bands,
+            ..
+        } = self;
+        let (raw_base, histogram) = (*raw_base, &mut **histogram);
+        move |class, window| {
+            let bin = window.wrapping_sub(raw_base) as usize;
+            if bin < BINS {
+                histogram[class & 1][bin] += 1;
+            } else {
+                bands.add_outside(class & 1, window);
+            }
         }
     }
 
+    /// Folds the histogram into the moments and works out every test.
+    pub(super) fn finish(mut self, entry: u32) -> Result<LeakagePhases, Failure> {
+        let b = &mut self.bands;
+        if let Some(x) = b.too_long {
+            return Err(Failure::TooLong(x));
+        }
+        for class in 0..2 {
+            for bin in 0..BINS {
+                let count = self.histogram[class][bin];
+                if count > 0 {
+                    b.add_many(class, self.base + bin as u32, count);
+                }
+            }
+        }
+        let timing = |class: usize| {
+            let m = b.below(class, LEAK_CROPS + 1);
+            let seen = m.count > 0;
+            ClassTiming {
+                count: m.count,
+                min: if seen { b.min[class] } else { 0 },
+                max: if seen { b.max[class] } else { 0 },
+                sum: m.sum,
+                sum_squares: m.sum_squares,
+            }
+        };
+        let abs_t_x100: [u32; LEAK_TESTS] = core::array::from_fn(|test| {
+            // Test 0 takes every band; crop k the bands below threshold k.
+            let bands = if test == 0 { LEAK_CROPS + 1 } else { test };
+            welch_abs_t_x100(&b.below(0, bands), &b.below(1, bands))
+        });
+        Ok(LeakagePhases {
+            class0: timing(0),
+            class1: timing(1),
+            abs_t_x100,
+            thresholds: b.thresholds,
+            entry,
+        })
+    }
+}
+
+impl Bands {
     /// Adds `count` samples of value `x` to the moments of `class` in their band.
     fn add_many(&mut self, class: usize, x: u32, count: u32) {
         let band = self.thresholds.iter().take_while(|&&t| t <= x).count();
-        let m = &mut self.bands[class][band];
+        let m = &mut self.moments[class][band];
         m.count += count;
         m.sum += u64::from(count) * u64::from(x);
         m.sum_squares += u64::from(count) * u64::from(x) * u64::from(x);
@@ -116,45 +179,7 @@ impl Statistics {
     /// Moments of `class` over bands `0..bands`.
     fn below(&self, class: usize, bands: usize) -> Moments {
         let mut m = Moments::default();
-        self.bands[class][..bands].iter().for_each(|b| m.merge(b));
+        self.moments[class][..bands].iter().for_each(|b| m.merge(b));
         m
-    }
-
-    /// Folds the histogram into the moments and works out every test.
-    pub(super) fn finish(mut self, entry: u32) -> Result<LeakagePhases, Failure> {
-        if let Some(x) = self.too_long {
-            return Err(Failure::TooLong(x));
-        }
-        for class in 0..2 {
-            for bin in 0..BINS {
-                let count = self.histogram[class][bin];
-                if count > 0 {
-                    self.add_many(class, self.base + bin as u32, count);
-                }
-            }
-        }
-        let timing = |class: usize| {
-            let m = self.below(class, LEAK_CROPS + 1);
-            let seen = m.count > 0;
-            ClassTiming {
-                count: m.count,
-                min: if seen { self.min[class] } else { 0 },
-                max: if seen { self.max[class] } else { 0 },
-                sum: m.sum,
-                sum_squares: m.sum_squares,
-            }
-        };
-        let abs_t_x100: [u32; LEAK_TESTS] = core::array::from_fn(|test| {
-            // Test 0 takes every band; crop k the bands below threshold k.
-            let bands = if test == 0 { LEAK_CROPS + 1 } else { test };
-            welch_abs_t_x100(&self.below(0, bands), &self.below(1, bands))
-        });
-        Ok(LeakagePhases {
-            class0: timing(0),
-            class1: timing(1),
-            abs_t_x100,
-            thresholds: self.thresholds,
-            entry,
-        })
     }
 }
