@@ -24,9 +24,11 @@ fn once<M: Rng>(
 ) -> Result<Vec<u64>, ModuleError> {
     let mut phases = Vec::with_capacity(1 + 2 * plan.len());
     out.clear();
-    // Room for every block before the clock starts: an allocation inside a read window would
-    // time the heap, and vary with whatever ran before.
-    out.reserve(plan.iter().map(|&b| usize::from(b)).sum());
+    // A slot for every block before the clock starts: an allocation inside a read window would
+    // time the heap, and a push would keep the words alive across its (never taken) call to
+    // grow the vector, spilling them to the stack inside the window.
+    out.resize(plan.iter().map(|&b| usize::from(b)).sum(), [0; 4]);
+    let mut slots = out.iter_mut();
     let start = stamp();
     r.init(seed)?;
     let seeded = stamp();
@@ -38,8 +40,8 @@ fn once<M: Rng>(
     for &blocks in plan {
         r.generate(u32::from(blocks))?;
         let generated = stamp();
-        for _ in 0..blocks {
-            out.push(r.read_output()?);
+        for slot in slots.by_ref().take(usize::from(blocks)) {
+            *slot = r.read_output()?;
         }
         let read = stamp();
         phases.push(generated.since(last));
