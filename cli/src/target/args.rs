@@ -34,6 +34,12 @@ pub struct TargetArgs {
     /// baud, as a board is reached. Cycle counts are the same over both.
     #[arg(long, value_enum, conflicts_with = "port")]
     pub link: Option<LinkKind>,
+    /// On a simulated Earl Grey: write the Ibex core's instruction trace (every retired
+    /// instruction with its cycle, the registers it read and wrote, and the address and data of
+    /// each load and store) into DIR, one file per instance. The model runs about three times
+    /// slower and writes some 100 bytes per cycle: trace a few requests, not a whole set.
+    #[arg(long, value_name = "DIR", conflicts_with = "port")]
+    pub instruction_trace: Option<PathBuf>,
     /// Seconds to wait for the suite's hello after start or connect; the default depends on
     /// the target, and the help, generated from the same tables, says it.
     #[arg(
@@ -162,7 +168,12 @@ impl TargetArgs {
         if let Some(port) = &self.port {
             return Ok((link::open_serial(port, self.baud)?, self.firmware.clone()));
         }
-        let (link, elf) = self.target().start(self.firmware.as_deref(), selftest, self.link)?;
+        let (link, elf) = self.target().start(
+            self.firmware.as_deref(),
+            selftest,
+            self.link,
+            self.instruction_trace.as_deref(),
+        )?;
         Ok((link, Some(elf)))
     }
 }

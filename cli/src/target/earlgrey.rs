@@ -69,7 +69,10 @@ pub fn model(config: &str) -> Result<PathBuf> {
 /// Each model runs in a directory of its own under `work_root` (its memory images, its log):
 /// instances of `--jobs`, and other runs, never load images another one is writing. The
 /// directory goes with the model, unless the model fails to start: then its log is kept.
-pub fn start(model: &Path, elf: &Path, work_root: &Path, link: LinkKind) -> Result<Link> {
+///
+/// With `trace`, the core's instruction tracer writes `<trace>/<working directory's name>_00000000.log`
+/// (the tracer appends the hart id).
+pub fn start(model: &Path, elf: &Path, work_root: &Path, link: LinkKind, trace: Option<&Path>) -> Result<Link> {
     std::fs::create_dir_all(work_root).with_context(|| format!("creating {}", work_root.display()))?;
     let scratch = tempfile::Builder::new()
         .prefix(&format!("{link:?}-").to_lowercase())
@@ -91,8 +94,23 @@ pub fn start(model: &Path, elf: &Path, work_root: &Path, link: LinkKind) -> Resu
         );
     }
     sim.arg(format!("--meminit=otp,{}", otp.display()));
-    // The instruction tracer triples the simulation time and writes gigabytes.
-    sim.arg("+ibex_tracer_enable=0");
+    match trace {
+        // The instruction tracer triples the simulation time and writes gigabytes: off unless
+        // asked for.
+        None => {
+            sim.arg("+ibex_tracer_enable=0");
+        }
+        Some(dir) => {
+            std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+            let dir = dir
+                .canonicalize()
+                .with_context(|| format!("resolving {}", dir.display()))?;
+            let base = dir.join(work_dir.file_name().unwrap_or_default());
+            eprintln!("instruction trace: {}_00000000.log", base.display());
+            sim.arg("+ibex_tracer_enable=1");
+            sim.arg(format!("+ibex_tracer_file_base={}", base.display()));
+        }
+    }
     let pty = match link {
         LinkKind::Mailbox => MAILBOX,
         LinkKind::Uart => UART,

@@ -230,8 +230,24 @@ impl Target {
     /// Starts the target running `firmware`, or the suite built for it (the self-test build
     /// when `selftest`), reached over `link` (or the target's default link). Returns the link
     /// and the ELF that runs.
-    pub fn start(&self, firmware: Option<&Path>, selftest: bool, link: Option<LinkKind>) -> Result<(Link, PathBuf)> {
+    ///
+    /// With `trace`, the core's instruction trace goes into that directory (Earl Grey models
+    /// only: the others are built without the tracer).
+    pub fn start(
+        &self,
+        firmware: Option<&Path>,
+        selftest: bool,
+        link: Option<LinkKind>,
+        trace: Option<&Path>,
+    ) -> Result<(Link, PathBuf)> {
         let link_kind = self.link(link)?;
+        if trace.is_some() && !matches!(self.simulator, Simulator::EarlGrey { .. }) {
+            bail!(
+                "--instruction-trace needs a simulated Earl Grey ({}): {} has no instruction tracer",
+                earlgrey_target_names().join(", "),
+                self.name
+            );
+        }
         // The model first: its build is the long step, and fails without touching firmware.
         let simulator = self.simulator.prepare()?;
         let elf = match firmware {
@@ -239,9 +255,18 @@ impl Target {
             Some(elf) => bail!("firmware {} does not exist", elf.display()),
             None => firmware::build(&self.firmware_features(link_kind), self.firmware.zbb, selftest)?,
         };
-        let link = simulator.start(self, &elf, link_kind)?;
+        let link = simulator.start(self, &elf, link_kind, trace)?;
         Ok((link, elf))
     }
+}
+
+/// The targets that run an Earl Grey model.
+fn earlgrey_target_names() -> Vec<&'static str> {
+    TARGETS
+        .iter()
+        .filter(|t| matches!(t.simulator, Simulator::EarlGrey { .. }))
+        .map(|t| t.name)
+        .collect()
 }
 
 /// `--target` takes exactly the names in [`TARGETS`], each with its help line.
@@ -298,6 +323,26 @@ mod tests {
             e.contains("--link uart") && e.contains("qemu-virt") && e.contains("earlgrey-sim"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn only_earlgrey_models_take_an_instruction_trace() {
+        let dir = Path::new("unused-trace-dir");
+        for target in TARGETS
+            .iter()
+            .filter(|t| !matches!(t.simulator, Simulator::EarlGrey { .. }))
+        {
+            // Refused before anything is built or started.
+            let Err(e) = target.start(None, false, None, Some(dir)) else {
+                panic!("{} took an instruction trace", target.name);
+            };
+            let e = e.to_string();
+            assert!(
+                e.contains("--instruction-trace") && e.contains(target.name) && e.contains("earlgrey-sim-unmasked"),
+                "{e}"
+            );
+        }
+        assert!(!dir.exists());
     }
 
     #[test]

@@ -46,15 +46,22 @@ impl Simulator {
 
 impl Prepared {
     /// Starts the simulator with `elf` for `target`, reached over `link` where the target
-    /// offers a choice.
-    pub(super) fn start(self, target: &Target, elf: &Path, link: Option<LinkKind>) -> Result<Link> {
+    /// offers a choice, writing the core's instruction trace into `trace` (Earl Grey only;
+    /// [`Target::start`] refuses it for the others).
+    pub(super) fn start(
+        self,
+        target: &Target,
+        elf: &Path,
+        link: Option<LinkKind>,
+        trace: Option<&Path>,
+    ) -> Result<Link> {
         match self {
             Self::Qemu => qemu::start(elf, target.firmware.zbb),
             Self::Ibex(model) => ibex::start(&model, elf),
             Self::EarlGrey(model) => {
                 let link = link.unwrap_or(LinkKind::Mailbox);
                 let work = firmware::repo_root().join("target/sim").join(target.name);
-                earlgrey::start(&model, elf, &work, link)
+                earlgrey::start(&model, elf, &work, link, trace)
             }
         }
     }
