@@ -1,7 +1,9 @@
 //! The "chip bound" column of the Driver speed table: the least an operation can cost on this
 //! chip. It is the IP's documented time where the CPU has to wait for it, plus the register
 //! transfers no driver can avoid, each at the cost this chip's bus showed in the same run, plus
-//! one calibrated overhead per measurement window (the table compares raw cycles).
+//! the status checks the hardware requires (a check is a register load and the two
+//! instructions that test its bit and branch on it), plus one calibrated overhead per
+//! measurement window (the table compares raw cycles).
 
 use super::earlgrey::{one_block, ONE_BLOCK_THESIS_BOUNDARIES};
 use super::record::{Fields, Status};
@@ -27,6 +29,8 @@ pub struct BusCosts {
     pub to_ram: f64,
     /// One load from RAM (a message or data word the driver sends).
     pub ram_load: f64,
+    /// One instruction that touches no memory (the mask and the branch of a check).
+    pub instruction: f64,
     /// Calibrated overhead of one window.
     pub overhead: f64,
 }
@@ -34,7 +38,7 @@ pub struct BusCosts {
 impl BusCosts {
     /// From the AES-256 one-block request at the thesis's boundaries (its write window holds
     /// four register stores, its read window four register loads and four RAM stores) and
-    /// the micro-benchmarks' ten RAM stores and ten RAM loads.
+    /// the micro-benchmarks' ten RAM stores, ten RAM loads and ten additions.
     pub fn measure(run: &Run) -> Option<Self> {
         let overhead = f64::from(run.overhead()?);
         let corrected = |phase: &str| {
@@ -47,6 +51,7 @@ impl BusCosts {
             .find(|r| r.kind() == "micro" && r.outcome() == Status::Ok)?;
         let ram_store = micro.corrected_phase("store10")? as f64 / 10.0;
         let ram_load = micro.corrected_phase("load10")? as f64 / 10.0;
+        let instruction = micro.corrected_phase("add10")? as f64 / 10.0;
         let store = corrected("write")? / AES_BLOCK_WORDS;
         let to_ram = corrected("read")? / AES_BLOCK_WORDS;
         Some(Self {
@@ -54,28 +59,34 @@ impl BusCosts {
             load: (to_ram - ram_store).max(0.0),
             to_ram,
             ram_load,
+            instruction,
             overhead,
         })
     }
+
+    /// A status check: the register load, the mask of its bit and the branch on it.
+    pub fn check(self) -> f64 {
+        self.load + 2.0 * self.instruction
+    }
 }
 
-/// SHA-256 of the 256-byte message, `checked`: the input-ready load before every word.
+/// SHA-256 of the 256-byte message, `checked`: the input-ready check before every word.
 ///
 /// Stores: configuration and start, 64 message words (each loaded from RAM), process. The HMAC
-/// compresses a block only once its 16 words are in, and each block takes its documented
-/// time; the CPU can fill the first block at most as fast as its loads and stores go, after
-/// which the five compressions (padding block included) follow one another unless the CPU's
-/// remaining transfers take longer. Then the digest moves into RAM. Four windows.
+/// compresses a block only once its 16 words are in, and each block takes its documented time.
+/// Whichever is slower sets the pace: if the HMAC, the CPU fills the first block and the
+/// compressions (padding block included) follow one another; if the CPU, the last data block
+/// and the padding block are still to compress when it has sent the last word. Then the digest
+/// moves into RAM. Four windows.
 pub fn sha256(bus: BusCosts, checked: bool) -> u64 {
     let blocks = reference::sha256_blocks(reference::MESSAGE_BYTES) as f64;
-    let word = bus.ram_load + bus.store;
-    let first_block_stores = HMAC_BLOCK_WORDS * word;
-    let checks = if checked { MESSAGE_WORDS * bus.load } else { 0.0 };
-    let rest_stores = (MESSAGE_WORDS - HMAC_BLOCK_WORDS) * word + 3.0 * bus.store;
-    let compression = blocks * HMAC_CYCLES_PER_BLOCK as f64;
-    // The remaining stores (and checks) overlap the compressions when they are shorter.
-    let overlapped = compression.max(rest_stores + checks);
-    round(first_block_stores + overlapped + DIGEST_WORDS * bus.to_ram + 4.0 * bus.overhead)
+    let per_block = HMAC_CYCLES_PER_BLOCK as f64;
+    let word = bus.ram_load + bus.store + if checked { bus.check() } else { 0.0 };
+    let first_block = HMAC_BLOCK_WORDS * word;
+    let all_words = MESSAGE_WORDS * word + 3.0 * bus.store;
+    let hmac_paced = first_block + blocks * per_block;
+    let cpu_paced = all_words + 2.0 * per_block;
+    round(hmac_paced.max(cpu_paced) + DIGEST_WORDS * bus.to_ram + 4.0 * bus.overhead)
 }
 
 /// SHA3-256 of the 256-byte message: the CPU's transfers (as for SHA-256) or the documented
@@ -88,25 +99,25 @@ pub fn sha3(bus: BusCosts, checked: bool, measured_await: Option<u64>) -> Option
     }
     let permutations = reference::sha3_256_permutations(reference::MESSAGE_BYTES) as f64;
     let transfers = MESSAGE_WORDS * (bus.ram_load + bus.store) + 3.0 * bus.store;
-    let checks = if checked { MESSAGE_WORDS * bus.load } else { 0.0 };
+    let checks = if checked { MESSAGE_WORDS * bus.check() } else { 0.0 };
     let absorb = permutations * KMAC_CYCLES_PER_PERMUTATION as f64;
     Some(round(
         (transfers + checks).max(absorb) + DIGEST_WORDS * bus.to_ram + 4.0 * bus.overhead,
     ))
 }
 
-/// The process phase of five AES-256 blocks, automatic start: per block four data words
-/// loaded from RAM and stored, an output-valid load and four words into RAM; the cipher
-/// overlaps the CPU's work except for the last block. One window.
+/// The process phase of five AES-256 blocks, automatic start: per block the input-ready
+/// check, four data words loaded from RAM and stored, the output-valid check and four words
+/// into RAM; the cipher overlaps the CPU's work except for the last block. One window.
 pub fn aes_five_blocks(bus: BusCosts, cipher: u64) -> u64 {
-    let per_block = AES_BLOCK_WORDS * (bus.ram_load + bus.store) + bus.load + AES_BLOCK_WORDS * bus.to_ram;
+    let per_block = 2.0 * bus.check() + AES_BLOCK_WORDS * (bus.ram_load + bus.store) + AES_BLOCK_WORDS * bus.to_ram;
     round(5.0 * per_block + cipher as f64 + bus.overhead)
 }
 
 /// The compute phase of one AES-256 block, manual start: the trigger store, the cipher, the
-/// output-valid load that sees it. One window.
+/// output-valid check that sees it. One window.
 pub fn aes_compute(bus: BusCosts, cipher: u64) -> u64 {
-    round(bus.store + cipher as f64 + bus.load + bus.overhead)
+    round(bus.store + cipher as f64 + bus.check() + bus.overhead)
 }
 
 fn round(cycles: f64) -> u64 {
@@ -122,18 +133,17 @@ mod tests {
         load: 3.0,
         to_ram: 5.0,
         ram_load: 1.0,
+        instruction: 1.0,
         overhead: 1.0,
     };
 
     #[test]
-    fn sha256_bound_is_the_first_block_then_five_compressions_then_the_digest() {
-        // 16 × (1 + 3) + max(5 × 80, 48 × 4 + 3 × 3) + 8 × 5 + 4.
-        assert_eq!(sha256(BUS, false), 64 + 400 + 40 + 4);
-        // With the checks the CPU is the slower: 201 + 64 × 3 = 393 < 400 still.
-        assert_eq!(sha256(BUS, true), 508);
-        let slow = BusCosts { load: 5.0, ..BUS };
-        // 201 + 320 = 521 > 400.
-        assert_eq!(sha256(slow, true), 64 + 521 + 40 + 4);
+    fn sha256_bound_is_paced_by_the_slower_of_hmac_and_cpu() {
+        // HMAC-paced: 16 × (1 + 3) + 5 × 80 = 464 against 64 × 4 + 3 × 3 + 2 × 80 = 425.
+        assert_eq!(sha256(BUS, false), 464 + 40 + 4);
+        // With a check (3 + 2) per word the CPU is slower: 64 × 9 + 9 + 160 = 745 > 16 × 9 + 400.
+        assert_eq!(sha256(BUS, true), 745 + 40 + 4);
+        assert_eq!(BUS.check(), 5.0);
     }
 
     #[test]
@@ -142,11 +152,13 @@ mod tests {
         assert_eq!(sha3(BUS, false, None), None);
         // max(64 × 4 + 3 × 3, 2 × 96) + 40 + 4.
         assert_eq!(sha3(BUS, false, Some(100)), Some(265 + 40 + 4));
+        // The checks: 64 × 5 more.
+        assert_eq!(sha3(BUS, true, Some(100)), Some(265 + 320 + 40 + 4));
     }
 
     #[test]
     fn aes_bounds() {
-        assert_eq!(aes_five_blocks(BUS, 16), 5 * (16 + 3 + 20) + 16 + 1);
-        assert_eq!(aes_compute(BUS, 16), 3 + 16 + 3 + 1);
+        assert_eq!(aes_five_blocks(BUS, 16), 5 * (10 + 16 + 20) + 16 + 1);
+        assert_eq!(aes_compute(BUS, 16), 3 + 16 + 5 + 1);
     }
 }

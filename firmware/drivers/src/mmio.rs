@@ -100,7 +100,7 @@ impl Mmio {
 /// anything that follows; each block pins one word in a register. `N` is a constant (4 or 8)
 /// at every call site, so this unrolls.
 #[inline(always)]
-fn in_registers<const N: usize>(words: &[u32; N]) -> [u32; N] {
+pub fn in_registers<const N: usize>(words: &[u32; N]) -> [u32; N] {
     let mut w = *words;
     for x in w.iter_mut() {
         // SAFETY: an empty instruction sequence; it only claims to change one register.
