@@ -275,7 +275,13 @@ fn earlgrey_records(run: &str, vary: &dyn Fn(&str, u64) -> u64) -> Vec<Value> {
             "micro",
             None,
             "instruction blocks",
-            &[("nop", 8), ("nop10", 18), ("add10", 18), ("load10", 30), ("store10", 28)],
+            &[
+                ("nop", 8),
+                ("nop10", 18),
+                ("add10", 18),
+                ("load10", 30),
+                ("store10", 28),
+            ],
         ));
     }
     records

@@ -19,11 +19,17 @@ impl Hmac {
 }
 
 impl Hasher for Hmac {
-    /// CFG: SHA-256 only, no MAC; endian_swap so that a little-endian word is taken in
-    /// memory byte order (its reset value), digest words as computed (big-endian H0..H7);
-    /// CMD: hash_start.
+    /// INTR_STATE: hmac_done of an earlier hash acknowledged; CFG: SHA-256 only, no MAC;
+    /// endian_swap so that a little-endian word is taken in memory byte order (its reset
+    /// value), digest words as computed (big-endian H0..H7); CMD: hash_start.
+    ///
+    /// The done flag is acknowledged here, before the hash starts, rather than after the wait
+    /// for it: the wait then ends with the poll that sees the flag, and a flag left set by any
+    /// earlier user of the HMAC cannot end it early.
     #[inline(always)]
     fn init(&mut self) -> Result<(), ModuleError> {
+        self.regs
+            .write(r::INTR_STATE_REG_OFFSET, 1 << r::INTR_STATE_HMAC_DONE_BIT);
         self.regs.write(
             r::CFG_REG_OFFSET,
             (1 << r::CFG_SHA_EN_BIT) | (1 << r::CFG_ENDIAN_SWAP_BIT),
@@ -62,16 +68,14 @@ impl Hasher for Hmac {
         self.regs.write_byte(r::MSG_FIFO_REG_OFFSET, byte);
     }
 
-    /// CMD: hash_process, then wait for INTR_STATE.hmac_done and acknowledge it.
+    /// CMD: hash_process, then wait for INTR_STATE.hmac_done (acknowledged by the next
+    /// `init`).
     #[inline(always)]
     fn wait_for_completion(&mut self) -> Result<(), ModuleError> {
         self.regs.write(r::CMD_REG_OFFSET, 1 << r::CMD_HASH_PROCESS_BIT);
         wait::until("hmac done", || {
             self.regs.bit(r::INTR_STATE_REG_OFFSET, r::INTR_STATE_HMAC_DONE_BIT)
-        })?;
-        self.regs
-            .write(r::INTR_STATE_REG_OFFSET, 1 << r::INTR_STATE_HMAC_DONE_BIT);
-        Ok(())
+        })
     }
 
     /// DIGEST_0..7.
@@ -80,12 +84,15 @@ impl Hasher for Hmac {
         self.regs.read_consecutive(r::DIGEST_0_REG_OFFSET, digest);
     }
 
-    /// KEY_0..7 (while the engine is idle, the only time it takes them), then CFG: HMAC and
+    /// INTR_STATE: hmac_done acknowledged (as in `init`); KEY_0..7 (while the engine is idle,
+    /// the only time it takes them), then CFG: HMAC and
     /// SHA-256 on, endian_swap as in `init`; CMD: hash_start. KEY_0 holds the key's first
     /// four bytes as the most significant word (`secret_key` is `{KEY_0, …, KEY_7}` in
     /// `hmac.sv`), so each little-endian key word goes in byte-swapped.
     #[inline(always)]
     fn init_keyed(&mut self, key: &[u32; 8]) -> Result<(), ModuleError> {
+        self.regs
+            .write(r::INTR_STATE_REG_OFFSET, 1 << r::INTR_STATE_HMAC_DONE_BIT);
         let words: [u32; 8] = core::array::from_fn(|i| key[i].swap_bytes());
         self.regs.write_consecutive(r::KEY_0_REG_OFFSET, &words);
         self.regs.write(
