@@ -276,8 +276,8 @@ fn per_block<M: AesEngine>(
             status_pad,
             InterfaceWrite { ready_check: !tight },
         ),
-        (false, false) => with_compute(e, cfg, input, output, status_pad, CheckedWrite),
-        (false, true) => with_compute(e, cfg, input, output, status_pad, TightWrite),
+        (false, false) => with_compute(e, cfg, input, output, status_pad, OwnWrite::<true>),
+        (false, true) => with_compute(e, cfg, input, output, status_pad, OwnWrite::<false>),
     }?;
     let mut teardown = Marks::<2>::new();
     teardown.mark();
@@ -376,28 +376,18 @@ impl WriteWindow for InterfaceWrite {
     }
 }
 
-/// Ours, API-conform: the input-ready check, the loads of the block and the register stores.
-struct CheckedWrite;
+/// Our boundaries: the input-ready check if `READY_CHECK` (API-conform), the loads of the
+/// block and the register stores.
+struct OwnWrite<const READY_CHECK: bool>;
 
-impl WriteWindow for CheckedWrite {
+impl<const READY_CHECK: bool> WriteWindow for OwnWrite<READY_CHECK> {
     #[inline(always)]
     fn write<M: AesEngine>(&self, e: &mut M, block: &[u32; 4], marks: &mut Marks<4>) -> Result<(), ModuleError> {
         let block = in_register_ref(block);
         marks.mark();
-        e.wait_for_input_ready()?;
-        e.write_block(block);
-        Ok(())
-    }
-}
-
-/// Ours without the ready check: the loads of the block and the register stores.
-struct TightWrite;
-
-impl WriteWindow for TightWrite {
-    #[inline(always)]
-    fn write<M: AesEngine>(&self, e: &mut M, block: &[u32; 4], marks: &mut Marks<4>) -> Result<(), ModuleError> {
-        let block = in_register_ref(block);
-        marks.mark();
+        if READY_CHECK {
+            e.wait_for_input_ready()?;
+        }
         e.write_block(block);
         Ok(())
     }
