@@ -11,6 +11,7 @@ mod cycles;
 // The self-test build replaces the main loop, leaving its reader unused.
 #[cfg_attr(feature = "selftest", allow(dead_code))]
 mod line;
+mod pin;
 mod placement;
 mod platform;
 mod runtime;

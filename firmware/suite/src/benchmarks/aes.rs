@@ -12,6 +12,7 @@ use cyclebench_protocol::{
 
 use super::{hex_words, on_software, software, BenchError, Outcome, Samples};
 use crate::cycles::Marks;
+use crate::pin;
 use crate::platform::{Platform, Provided};
 use crate::software::SoftAes;
 
@@ -335,7 +336,7 @@ fn blocks<M: AesEngine>(
         let mut marks = Marks::<4>::new();
         // The output block's address into a register before any window, so that neither the
         // compute nor the read window computes it.
-        let o = in_register(o);
+        let o = pin::mutable(o);
         write.write(e, i, &mut marks)?;
         marks.mark();
         compute(e)?;
@@ -383,7 +384,7 @@ struct OwnWrite<const READY_CHECK: bool>;
 impl<const READY_CHECK: bool> WriteWindow for OwnWrite<READY_CHECK> {
     #[inline(always)]
     fn write<M: AesEngine>(&self, e: &mut M, block: &[u32; 4], marks: &mut Marks<4>) -> Result<(), ModuleError> {
-        let block = in_register_ref(block);
+        let block = pin::reference(block);
         marks.mark();
         if READY_CHECK {
             e.wait_for_input_ready()?;
@@ -391,27 +392,6 @@ impl<const READY_CHECK: bool> WriteWindow for OwnWrite<READY_CHECK> {
         e.write_block(block);
         Ok(())
     }
-}
-
-/// `block`, its address made to live in a register at this point (see [`in_register`]).
-#[inline(always)]
-fn in_register_ref(block: &[u32; 4]) -> &[u32; 4] {
-    let mut address = core::ptr::from_ref(block);
-    // SAFETY: an empty instruction sequence; the address goes in and comes out unchanged.
-    unsafe { core::arch::asm!("/* {0} */", inout(reg) address, options(nostack, preserves_flags)) };
-    // SAFETY: `address` is `block`'s, unchanged, and `block`'s borrow ends here.
-    unsafe { &*address }
-}
-
-/// `block`, its address made to live in a register at this point: an empty asm block the
-/// compiler must assume changes it, so nothing after can recompute it from the slice.
-#[inline(always)]
-fn in_register(block: &mut [u32; 4]) -> &mut [u32; 4] {
-    let mut address = core::ptr::from_mut(block);
-    // SAFETY: an empty instruction sequence; the address goes in and comes out unchanged.
-    unsafe { core::arch::asm!("/* {0} */", inout(reg) address, options(nostack, preserves_flags)) };
-    // SAFETY: `address` is `block`'s, unchanged, and `block`'s borrow ends here.
-    unsafe { &mut *address }
 }
 
 /// Why `engine` cannot run `b`'s dataset, if it cannot (the suite's own AES serves AES-128

@@ -12,6 +12,7 @@ use cyclebench_protocol::{
 
 use super::{hex_words, on_software, software, BenchError, Outcome, Samples};
 use crate::cycles::Marks;
+use crate::pin;
 use crate::platform::{Platform, Provided};
 
 /// Runs `b` on the platform's module for its algorithm, or on the software one it names.
@@ -127,7 +128,7 @@ fn once<M: Hasher>(
     // store (the model's instruction trace: 13 cycles a word one by one). The split into groups
     // is computed here, before the clock starts, so that short messages do not pay for it.
     let (groups, rest) = words.as_chunks::<8>();
-    let (groups, rest) = (in_register(groups), in_register(rest));
+    let (groups, rest) = (pin::slice(groups), pin::slice(rest));
     let mut marks = Marks::<5>::new();
     marks.mark();
     h.init()?;
@@ -175,15 +176,4 @@ fn once<M: Hasher>(
     h.read_digest(digest);
     marks.mark();
     Ok((marks.phases(), b.track_fifo.then_some(trace)))
-}
-
-/// `items`, its address and length made to live in registers at this point: an empty asm
-/// block the compiler must assume changes them, so nothing after can recompute them.
-#[inline(always)]
-fn in_register<T>(items: &[T]) -> &[T] {
-    let (mut address, mut len) = (items.as_ptr(), items.len());
-    // SAFETY: an empty instruction sequence; address and length go in and come out unchanged.
-    unsafe { core::arch::asm!("/* {0} {1} */", inout(reg) address, inout(reg) len, options(nostack, preserves_flags)) };
-    // SAFETY: `address` and `len` are `items`'s, unchanged, and `items`'s borrow outlives the result.
-    unsafe { core::slice::from_raw_parts(address, len) }
 }
