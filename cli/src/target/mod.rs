@@ -107,7 +107,7 @@ const IBEX_TIMEOUTS: Timeouts = Timeouts::new(60, 900, 50);
 /// The Earl Grey model simulates the whole chip, far slower than the Ibex model alone, and over
 /// its UART every byte crosses the simulated 7200-baud line: even the hello takes minutes. The
 /// longest request, an offload job of 16 KiB with its software run (RustCrypto AES-256-CBC,
-/// some 5 M cycles), takes about ten minutes of a loaded machine.
+/// millions of cycles), needs a reply limit of many minutes on a loaded machine.
 const EARLGREY_TIMEOUTS: Timeouts = Timeouts::new(300, 1800, 2000);
 
 /// The Earl Grey model's testbench has a mailbox the simulator serves (no simulated time on the

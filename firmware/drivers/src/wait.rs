@@ -13,10 +13,10 @@ pub const WAIT_LIMIT_POLLS: u32 = 1 << 18;
 /// Polls `ready` until it returns true; `what` names the awaited event in the timeout error.
 #[inline(always)]
 pub fn until(what: &'static str, mut ready: impl FnMut() -> bool) -> Result<(), ModuleError> {
-    // Measured in the Earl Grey model's instruction trace: a poll costs 6 cycles (load 3, the
-    // dependent mask 2, branch 1). Reading the cycle counter every four polls, with the limit
-    // reloaded from the stack, put 13 cycles between two polls; the counter set once after the
-    // eighth poll and counted down once per eight adds 1 cycle there and 3 per eight polls.
+    // A poll is a peripheral load, the dependent mask and a branch; anything more between two
+    // polls (reading the cycle counter, a limit reloaded from the stack) delays the moment a
+    // ready module is seen. So the bound is a count of polls kept in a register, set once after
+    // the eighth poll and counted down once per eight.
     if ready() || ready() || ready() || ready() || ready() || ready() || ready() || ready() {
         return Ok(());
     }

@@ -58,7 +58,8 @@ pub fn stamp() -> Stamp {
 /// or a counter wrap in one try does not inflate it.
 ///
 /// It runs where measured code runs: from flash (on Earl Grey) the empty window's cost
-/// depended on where the linker happened to place it, 5 cycles in one build and 6 in another.
+/// depends on where the linker places it, so calibrating elsewhere would not measure the
+/// overhead the benchmarks pay.
 #[inline(never)]
 #[link_section = crate::placement::measured_section!()]
 pub fn calibrate() -> u32 {

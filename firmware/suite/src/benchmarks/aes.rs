@@ -248,10 +248,9 @@ pub(crate) fn pipeline<M: AesEngine>(
 ///
 /// Each window holds one path: which boundaries the write window has and what the compute
 /// window does (start or not, ordinary wait or status pad) are chosen here, once, and each
-/// choice gets a block loop of its own. In the model's instruction trace a branch on them
-/// inside the compute window cost 8 cycles (5 before the start trigger, 3 before the first
-/// poll), and two write paths sharing their register stores put a 4-cycle jump into the write
-/// window.
+/// choice gets a block loop of its own. A branch on them inside a window would be timed with
+/// the hardware (a taken branch before the start trigger or the first poll), and two write
+/// paths sharing their register stores would put a jump into the write window.
 #[link_section = crate::placement::measured_section!()]
 #[inline(never)]
 fn per_block<M: AesEngine>(

@@ -125,8 +125,8 @@ fn once<M: Hasher>(
     };
     // The API-conform input goes eight words at a time, their loads from RAM first: each word
     // then costs its check and its store, not also a loop branch and a load behind the previous
-    // store (the model's instruction trace: 13 cycles a word one by one). The split into groups
-    // is computed here, before the clock starts, so that short messages do not pay for it.
+    // store (a load right behind a peripheral store stalls). The split into groups is computed
+    // here, before the clock starts, so that short messages do not pay for it.
     let (groups, rest) = words.as_chunks::<8>();
     let (groups, rest) = (pin::slice(groups), pin::slice(rest));
     let mut marks = Marks::<5>::new();

@@ -4,8 +4,10 @@ use core::mem::MaybeUninit;
 
 use embedded_alloc::Heap;
 
-/// Heap size. Requests are bounded on the wire, so this only has to hold one request's
-/// samples (at most 255 repetitions × 17 phases × 8 bytes) plus small messages.
+/// Heap size. Requests are bounded on the wire, so the heap holds one request's working set:
+/// its samples (at most `MAX_REPETITIONS` rows of phases), a leakage test's histograms, an
+/// offload's shared regions (`benchmarks/offload/regions.rs`), plus small messages. A request
+/// that does not fit is refused with an error, not a crash.
 pub const HEAP_SIZE: usize = 64 * 1024;
 
 #[global_allocator]
@@ -14,8 +16,8 @@ static HEAP: Heap = Heap::empty();
 /// Hands the static region to the allocator; call once, first thing after reset.
 pub fn init() {
     // Outside .bss, which start-up zeroes: nothing reads the region before the allocator
-    // writes it, and on Earl Grey zeroing it (a loop running from flash) was ~79k of the
-    // ~108k cycles from reset to the hello. Every platform's memory.x places `.uninit`.
+    // writes it, and zeroing it would be a loop over the whole heap (from flash on Earl Grey)
+    // before the hello. Every platform's memory.x places `.uninit`.
     #[link_section = ".uninit.heap"]
     static mut REGION: [MaybeUninit<u8>; HEAP_SIZE] = [MaybeUninit::uninit(); HEAP_SIZE];
     // SAFETY: called once at start-up before any allocation; REGION is used by nothing else.
