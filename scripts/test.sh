@@ -36,6 +36,9 @@ echo "== firmware host tests (datasets against reference crates, CTR_DRBG agains
 echo "== host workspace tests (protocol, CLI, end to end on QEMU)"
 timeout 1200 cargo test --workspace --quiet
 
+echo "== docs/extending.md by construction: throw-away additions made in a scratch copy, built, run on QEMU"
+timeout 2400 cargo test --quiet -p cyclebench --test extending -- --ignored
+
 echo "== Earl Grey model (built once, then cached in ~/.cache/cyclebench)"
 bash sim/earlgrey/build.sh masked > /dev/null
 

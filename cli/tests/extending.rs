@@ -1,0 +1,341 @@
+//! `docs/extending.md` checked by construction: each addition under `cli/tests/extending/`
+//! (a throw-away benchmark kind, software primitive and study) is made in a scratch copy of
+//! the tree by editing only the files its section of the document lists, then the copy is
+//! built and the addition runs end to end on `qemu-virt`. An addition that needs a file the
+//! document does not name fails here: either its edit is refused, or the copy does not build.
+//!
+//! Slow (it builds both workspaces of the copy), so it is ignored by default; `scripts/test.sh`
+//! runs it. The copy lives in `target/extending/` so that later runs build incrementally.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::repo;
+use serde_json::Value;
+
+/// One addition: its folder under `cli/tests/extending/`, the heading of its section in
+/// `docs/extending.md`, the most files it may touch, and what its placeholders stand for.
+struct Addition {
+    folder: &'static str,
+    section: &'static str,
+    most_files: usize,
+    placeholders: &'static [(&'static str, &'static str)],
+}
+
+const KIND: Addition = Addition {
+    folder: "kind",
+    section: "## A benchmark kind",
+    most_files: 6,
+    placeholders: &[("<kind>", "example_sum"), ("<study>", "example")],
+};
+
+/// One edit of a manifest (`edits.txt`).
+enum Edit {
+    /// A new file from a template.
+    Create { path: String, template: String },
+    /// Lines next to the one line of `path` that contains `anchor`.
+    Insert {
+        path: String,
+        after: bool,
+        anchor: String,
+        text: String,
+    },
+    /// A template added at the end of `path`.
+    Append { path: String, template: String },
+}
+
+impl Edit {
+    fn path(&self) -> &str {
+        match self {
+            Edit::Create { path, .. } | Edit::Insert { path, .. } | Edit::Append { path, .. } => path,
+        }
+    }
+}
+
+/// The edits of `manifest`: `create PATH TEMPLATE`, `append PATH TEMPLATE`, or
+/// `insert PATH after|before ANCHOR` followed by the lines to insert, indented by four spaces.
+fn edits(manifest: &str) -> Vec<Edit> {
+    let mut edits: Vec<Edit> = Vec::new();
+    for line in manifest.lines() {
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if let Some(text) = line.strip_prefix("    ") {
+            match edits.last_mut() {
+                Some(Edit::Insert { text: body, .. }) => {
+                    body.push_str(text);
+                    body.push('\n');
+                }
+                _ => panic!("indented line outside an insert: {line}"),
+            }
+            continue;
+        }
+        let mut words = line.splitn(4, ' ');
+        let (verb, path) = (words.next().unwrap(), words.next().expect("a path").to_owned());
+        edits.push(match verb {
+            "create" => Edit::Create {
+                path,
+                template: words.next().expect("a template").to_owned(),
+            },
+            "append" => Edit::Append {
+                path,
+                template: words.next().expect("a template").to_owned(),
+            },
+            "insert" => {
+                let place = words.next().expect("after or before");
+                assert!(place == "after" || place == "before", "{line}");
+                Edit::Insert {
+                    path,
+                    after: place == "after",
+                    anchor: words.next().expect("an anchor").to_owned(),
+                    text: String::new(),
+                }
+            }
+            other => panic!("unknown edit '{other}' in {line}"),
+        });
+    }
+    edits
+}
+
+/// The paths the numbered steps of a section of `docs/extending.md` list (inside backticks,
+/// from the repository root), with the addition's placeholders filled in; other placeholders
+/// stay as `<…>`. Prose outside the steps ("nothing in `cli/` changes") lists nothing.
+fn listed_paths(doc: &str, addition: &Addition) -> Vec<String> {
+    let start = doc
+        .find(addition.section)
+        .unwrap_or_else(|| panic!("docs/extending.md has no section '{}'", addition.section));
+    let body = &doc[start + addition.section.len()..];
+    let body = &body[..body.find("\n## ").unwrap_or(body.len())];
+    let steps = body.lines().filter(|l| {
+        let digits = l.trim_start().bytes().take_while(u8::is_ascii_digit).count();
+        digits > 0 && l.trim_start()[digits..].starts_with(". ")
+    });
+    steps
+        .flat_map(|l| l.split('`').skip(1).step_by(2))
+        .filter(|span| span.contains('/') && !span.contains(' '))
+        .filter(|span| span.split('/').next().is_some_and(|top| repo().join(top).is_dir()))
+        .map(|span| {
+            addition
+                .placeholders
+                .iter()
+                .fold(span.trim_end_matches('/').to_owned(), |p, (from, to)| p.replace(from, to))
+        })
+        .collect()
+}
+
+/// Whether `path` is `listed`, where a `<…>` part of `listed` stands for any one name and a
+/// listed folder holds everything under it.
+fn is_listed(path: &str, listed: &str) -> bool {
+    let (mut p, mut l) = (path.split('/'), listed.split('/'));
+    loop {
+        match (p.next(), l.next()) {
+            (Some(a), Some(b)) if component_matches(a, b) => {}
+            (Some(_), None) => return true,
+            (None, None) => return true,
+            _ => return false,
+        }
+    }
+}
+
+/// Whether one path component matches a listed one, whose `<…>` part stands for any name.
+fn component_matches(name: &str, listed: &str) -> bool {
+    match (listed.find('<'), listed.find('>')) {
+        (Some(open), Some(close)) if open < close => {
+            let (prefix, suffix) = (&listed[..open], &listed[close + 1..]);
+            name.len() > prefix.len() + suffix.len() && name.starts_with(prefix) && name.ends_with(suffix)
+        }
+        _ => name == listed,
+    }
+}
+
+/// Copies the repository's tracked and untracked-but-not-ignored files into `scratch`,
+/// removing whatever an earlier run left there except its build directory.
+fn copy_tree(scratch: &Path) {
+    if scratch.exists() {
+        for entry in std::fs::read_dir(scratch).unwrap() {
+            let path = entry.unwrap().path();
+            if path.file_name().is_some_and(|n| n == "target") {
+                continue;
+            }
+            if path.is_dir() {
+                std::fs::remove_dir_all(&path).unwrap();
+            } else {
+                std::fs::remove_file(&path).unwrap();
+            }
+        }
+    }
+    let files = Command::new("git")
+        .current_dir(repo())
+        .args(["ls-files", "-z", "--cached", "--others", "--exclude-standard"])
+        .output()
+        .expect("git ls-files");
+    assert!(files.status.success());
+    for file in files.stdout.split(|&b| b == 0).filter(|f| !f.is_empty()) {
+        let file = std::str::from_utf8(file).unwrap();
+        let from = repo().join(file);
+        if !from.is_file() {
+            continue; // deleted in the work tree
+        }
+        let to = scratch.join(file);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(&from, &to).unwrap();
+    }
+}
+
+/// Frames the example lines (`> …`, `< …`) of a template's `frames` blocks with the real
+/// checksum, so the template need not carry one.
+fn framed(template: &str) -> String {
+    let mut inside = false;
+    let mut out = String::new();
+    for line in template.lines() {
+        if line.starts_with("```") {
+            inside = line == "```frames";
+        } else if inside {
+            if let Some((direction, payload)) = line.split_once(' ') {
+                let framed = cyclebench_protocol::wire::frame(payload.to_owned());
+                out.push_str(&format!("{direction} {framed}\n"));
+                continue;
+            }
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
+/// Applies `addition` to the copy in `scratch`, after checking that every file it touches is
+/// listed in its section of `doc` and that it touches no more files than the section allows.
+fn apply(scratch: &Path, doc: &str, addition: &Addition) -> Vec<String> {
+    let folder = repo().join("cli/tests/extending").join(addition.folder);
+    let manifest = std::fs::read_to_string(folder.join("edits.txt")).unwrap();
+    let edits = edits(&manifest);
+    let listed = listed_paths(doc, addition);
+    let touched: BTreeSet<&str> = edits.iter().map(Edit::path).collect();
+    for path in &touched {
+        assert!(
+            listed.iter().any(|l| is_listed(path, l)),
+            "the {} addition edits {path}, which the section '{}' of docs/extending.md does not list \
+             (it lists {listed:?})",
+            addition.folder,
+            addition.section
+        );
+    }
+    assert!(
+        touched.len() <= addition.most_files,
+        "the {} addition touches {} files, more than {}: {touched:?}",
+        addition.folder,
+        touched.len(),
+        addition.most_files
+    );
+    for edit in &edits {
+        let target = scratch.join(edit.path());
+        match edit {
+            Edit::Create { template, .. } => {
+                assert!(!target.exists(), "{} exists already", edit.path());
+                std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+                std::fs::copy(folder.join(template), &target).unwrap();
+            }
+            Edit::Append { template, .. } => {
+                let mut text = std::fs::read_to_string(&target).unwrap();
+                text.push_str(&framed(&std::fs::read_to_string(folder.join(template)).unwrap()));
+                std::fs::write(&target, text).unwrap();
+            }
+            Edit::Insert {
+                after, anchor, text, ..
+            } => {
+                let old = std::fs::read_to_string(&target).unwrap();
+                let hits: Vec<usize> = old
+                    .lines()
+                    .enumerate()
+                    .filter(|(_, l)| l.contains(anchor.as_str()))
+                    .map(|(i, _)| i)
+                    .collect();
+                assert_eq!(hits.len(), 1, "'{anchor}' must be on exactly one line of {}", edit.path());
+                let at = hits[0] + usize::from(*after);
+                let mut lines: Vec<&str> = old.lines().collect();
+                lines.splice(at..at, text.lines());
+                std::fs::write(&target, lines.join("\n") + "\n").unwrap();
+            }
+        }
+    }
+    touched.into_iter().map(str::to_owned).collect()
+}
+
+/// Runs `program` with `args` in `dir` under a time limit and fails with its output if it fails.
+fn must_run(dir: &Path, program: &str, args: &[&str], limit_s: u32) -> String {
+    let o = Command::new("timeout")
+        .current_dir(dir)
+        .arg(limit_s.to_string())
+        .arg(program)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("{program}: {e}"));
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(o.status.success(), "{program} {args:?} in {} failed:\n{text}", dir.display());
+    text
+}
+
+/// Every record of `dir` is a verified result.
+fn verified_records(dir: &Path) -> Vec<Value> {
+    let records = common::records(dir);
+    assert!(!records.is_empty());
+    for r in &records {
+        assert_eq!(r["status"], "ok", "{r}");
+        assert_eq!(r["verified"], true, "{r}");
+    }
+    records
+}
+
+#[test]
+#[ignore = "builds a scratch copy of both workspaces (minutes); scripts/test.sh runs it"]
+fn additions_touch_only_the_files_docs_extending_md_lists() {
+    let scratch: PathBuf = repo().join("target/extending/tree");
+    copy_tree(&scratch);
+    let doc = std::fs::read_to_string(repo().join("docs/extending.md")).unwrap();
+    let kind = apply(&scratch, &doc, &KIND);
+    eprintln!("extending: the kind touched {kind:?}");
+
+    // The copy's protocol tests include the check that docs/protocol.md shows every kind.
+    must_run(&scratch, "cargo", &["build", "--quiet", "-p", "cyclebench"], 1800);
+    must_run(
+        &scratch,
+        "cargo",
+        &["test", "--quiet", "-p", "cyclebench-protocol", "--test", "doc_frames"],
+        1200,
+    );
+    let results = scratch.join("target/extending-results");
+    let _ = std::fs::remove_dir_all(&results);
+    let bin = scratch.join("target/debug/cyclebench");
+    must_run(
+        &scratch,
+        bin.to_str().unwrap(),
+        &[
+            "run",
+            "--target",
+            "qemu-virt",
+            "--out",
+            results.to_str().unwrap(),
+            "benchmarks/example/example_sum.bench",
+        ],
+        1200,
+    );
+    let records = verified_records(&results);
+    let sums: Vec<&Value> = records.iter().filter(|r| r["benchmark"] == "example_sum").collect();
+    assert_eq!(sums.len(), 2, "{records:?}");
+    assert!(sums.iter().all(|r| r["phases"]["sum"].as_u64().is_some_and(|c| c > 0)));
+}
+
+#[test]
+fn paths_match_listed_patterns() {
+    assert!(is_listed("protocol/src/kinds/x.rs", "protocol/src/kinds/<kind>.rs"));
+    assert!(is_listed("firmware/swcrypto/src/x/mod.rs", "firmware/swcrypto/src/<primitive>"));
+    assert!(!is_listed("cli/src/report/model.rs", "cli/src/report/example_sum.rs"));
+    assert!(!is_listed("protocol/src/kind.rs", "protocol/src/kinds/<kind>.rs"));
+}
