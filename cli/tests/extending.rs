@@ -121,7 +121,9 @@ fn listed_paths(doc: &str, addition: &Addition) -> Vec<String> {
             addition
                 .placeholders
                 .iter()
-                .fold(span.trim_end_matches('/').to_owned(), |p, (from, to)| p.replace(from, to))
+                .fold(span.trim_end_matches('/').to_owned(), |p, (from, to)| {
+                    p.replace(from, to)
+                })
         })
         .collect()
 }
@@ -253,7 +255,12 @@ fn apply(scratch: &Path, doc: &str, addition: &Addition) -> Vec<String> {
                     .filter(|(_, l)| l.contains(anchor.as_str()))
                     .map(|(i, _)| i)
                     .collect();
-                assert_eq!(hits.len(), 1, "'{anchor}' must be on exactly one line of {}", edit.path());
+                assert_eq!(
+                    hits.len(),
+                    1,
+                    "'{anchor}' must be on exactly one line of {}",
+                    edit.path()
+                );
                 let at = hits[0] + usize::from(*after);
                 let mut lines: Vec<&str> = old.lines().collect();
                 lines.splice(at..at, text.lines());
@@ -278,7 +285,11 @@ fn must_run(dir: &Path, program: &str, args: &[&str], limit_s: u32) -> String {
         String::from_utf8_lossy(&o.stdout),
         String::from_utf8_lossy(&o.stderr)
     );
-    assert!(o.status.success(), "{program} {args:?} in {} failed:\n{text}", dir.display());
+    assert!(
+        o.status.success(),
+        "{program} {args:?} in {} failed:\n{text}",
+        dir.display()
+    );
     text
 }
 
@@ -335,7 +346,10 @@ fn additions_touch_only_the_files_docs_extending_md_lists() {
 #[test]
 fn paths_match_listed_patterns() {
     assert!(is_listed("protocol/src/kinds/x.rs", "protocol/src/kinds/<kind>.rs"));
-    assert!(is_listed("firmware/swcrypto/src/x/mod.rs", "firmware/swcrypto/src/<primitive>"));
+    assert!(is_listed(
+        "firmware/swcrypto/src/x/mod.rs",
+        "firmware/swcrypto/src/<primitive>"
+    ));
     assert!(!is_listed("cli/src/report/model.rs", "cli/src/report/example_sum.rs"));
     assert!(!is_listed("protocol/src/kind.rs", "protocol/src/kinds/<kind>.rs"));
 }
