@@ -12,6 +12,7 @@ mod run;
 mod selftest;
 mod session;
 mod signals;
+mod study;
 mod summary;
 mod target;
 
@@ -39,6 +40,9 @@ enum Command {
     Compare(compare::Args),
     /// Write the thesis-reproduction tables (docs/reproduction.md) from Earl Grey runs.
     Reproduction(reproduction::Args),
+    /// Render reproduction studies (a template and its reference figures each) over results
+    /// directories into one document (docs/reproduction.md).
+    Study(study::Args),
 }
 
 fn main() -> ExitCode {
@@ -53,6 +57,7 @@ fn main() -> ExitCode {
         Command::Report(args) => report::run(args),
         Command::Compare(args) => compare::run(args),
         Command::Reproduction(args) => reproduction::run(args),
+        Command::Study(args) => study::run(args),
     };
     let code = match outcome {
         Ok(true) => ExitCode::SUCCESS,

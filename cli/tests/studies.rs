@@ -13,31 +13,48 @@ fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/studies")
 }
 
-/// The document of all six stored runs, written into `out` (plots in `out/figures`).
-fn render(out: &Path) -> String {
-    let runs = |name: &str| format!("cli/tests/fixtures/studies/{name}");
-    let doc = out.join("reproduction.md");
-    let args = [
-        "reproduction".to_owned(),
-        "--unmasked".to_owned(),
-        runs("unmasked"),
-        "--masked".to_owned(),
-        runs("masked"),
-        "--ibex".to_owned(),
-        runs("ibex"),
-        "--ibex-zbb".to_owned(),
-        runs("ibex-zbb"),
-        "--ibex-one-instance".to_owned(),
-        runs("ibex-one-instance"),
-        "--offload".to_owned(),
-        runs("offload"),
-        "--out".to_owned(),
-        doc.display().to_string(),
-    ];
+/// Runs cyclebench with `args`, which must succeed.
+fn cyclebench_ok(args: &[String]) {
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let o = cyclebench(&args);
     assert!(o.status.success(), "{}", text(&o));
-    std::fs::read_to_string(doc).unwrap()
+}
+
+/// The document of all six stored runs, written into `out` (plots in `out/figures`): the
+/// studies rendered from their files, the others by `cyclebench reproduction`.
+fn render(out: &Path) -> String {
+    let runs = |name: &str| format!("cli/tests/fixtures/studies/{name}");
+    let old = out.join("old.md");
+    let mut args: Vec<String> = vec!["reproduction".into()];
+    for (flag, name) in [
+        ("--unmasked", "unmasked"),
+        ("--masked", "masked"),
+        ("--ibex", "ibex"),
+        ("--ibex-zbb", "ibex-zbb"),
+        ("--ibex-one-instance", "ibex-one-instance"),
+    ] {
+        args.extend([flag.to_owned(), runs(name)]);
+    }
+    args.extend(["--out".to_owned(), old.display().to_string()]);
+    cyclebench_ok(&args);
+    let doc = out.join("reproduction.md");
+    cyclebench_ok(&[
+        "study".into(),
+        "render".into(),
+        "studies/offload".into(),
+        "--results".into(),
+        format!("offload={}", runs("offload")),
+        "--out".into(),
+        doc.display().to_string(),
+    ]);
+    let new = std::fs::read_to_string(&doc).unwrap();
+    let old = std::fs::read_to_string(&old).unwrap();
+    let studies = &new[new.find("## ").unwrap()..];
+    format!(
+        "{}
+{studies}",
+        old.trim_end()
+    )
 }
 
 /// What a document states, in order: each number as printed and each mark of a missing
@@ -60,8 +77,7 @@ fn statements(doc: &str) -> Vec<String> {
                 let end = rest
                     .char_indices()
                     .find(|&(i, d)| {
-                        !(d.is_ascii_digit()
-                            || d == '.' && rest[i + 1..].starts_with(|n: char| n.is_ascii_digit()))
+                        !(d.is_ascii_digit() || d == '.' && rest[i + 1..].starts_with(|n: char| n.is_ascii_digit()))
                     })
                     .map_or(rest.len(), |(i, _)| i);
                 found.push(rest[..end].to_owned());
