@@ -20,41 +20,29 @@ fn cyclebench_ok(args: &[String]) {
     assert!(o.status.success(), "{}", text(&o));
 }
 
-/// The document of all six stored runs, written into `out` (plots in `out/figures`): the
-/// studies rendered from their files, the others by `cyclebench reproduction`.
+/// The document of the three studies over all six stored runs, written into `out` (plots in
+/// `out/figures`).
 fn render(out: &Path) -> String {
-    let runs = |name: &str| format!("cli/tests/fixtures/studies/{name}");
-    let old = out.join("old.md");
-    let mut args: Vec<String> = vec!["reproduction".into()];
-    for (flag, name) in [
-        ("--unmasked", "unmasked"),
-        ("--masked", "masked"),
-        ("--ibex", "ibex"),
-        ("--ibex-zbb", "ibex-zbb"),
-        ("--ibex-one-instance", "ibex-one-instance"),
-    ] {
-        args.extend([flag.to_owned(), runs(name)]);
-    }
-    args.extend(["--out".to_owned(), old.display().to_string()]);
-    cyclebench_ok(&args);
     let doc = out.join("reproduction.md");
-    cyclebench_ok(&[
-        "study".into(),
-        "render".into(),
-        "studies/offload".into(),
-        "--results".into(),
-        format!("offload={}", runs("offload")),
-        "--out".into(),
-        doc.display().to_string(),
-    ]);
-    let new = std::fs::read_to_string(&doc).unwrap();
-    let old = std::fs::read_to_string(&old).unwrap();
-    let studies = &new[new.find("## ").unwrap()..];
-    format!(
-        "{}
-{studies}",
-        old.trim_end()
-    )
+    let mut args: Vec<String> = ["study", "render", "studies/thesis", "studies/seed2", "studies/offload"]
+        .map(String::from)
+        .to_vec();
+    for (name, dir) in [
+        ("unmasked", "unmasked"),
+        ("masked", "masked"),
+        ("ibex", "ibex"),
+        ("ibex_zbb", "ibex-zbb"),
+        ("ibex_one_instance", "ibex-one-instance"),
+        ("offload", "offload"),
+    ] {
+        args.extend([
+            String::from("--results"),
+            format!("{name}=cli/tests/fixtures/studies/{dir}"),
+        ]);
+    }
+    args.extend([String::from("--out"), doc.display().to_string()]);
+    cyclebench_ok(&args);
+    std::fs::read_to_string(doc).unwrap()
 }
 
 /// What a document states, in order: each number as printed and each mark of a missing
@@ -136,4 +124,92 @@ fn the_rendered_document_states_the_stored_documents_numbers() {
     for plot in ["offload-overhead.svg", "offload-speedup.svg"] {
         assert!(out.path().join("figures").join(plot).exists(), "{plot}");
     }
+}
+
+/// The text of the fenced block that follows `label` in `doc`.
+fn block_after<'a>(doc: &'a str, label: &str) -> &'a str {
+    let rest = &doc[doc.find(label).unwrap_or_else(|| panic!("no {label}")) + label.len()..];
+    let start = rest.find("```").unwrap();
+    let body = &rest[start..];
+    let body = &body[body.find('\n').unwrap() + 1..];
+    &body[..body.find("```").unwrap()]
+}
+
+#[test]
+fn the_example_study_of_the_documentation_renders_over_a_qemu_virt_run() {
+    let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/studies.md")).unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    let study = scratch.path().join("studies/my-sha256");
+    std::fs::create_dir_all(&study).unwrap();
+    for file in ["reference.toml", "study.md.j2"] {
+        let text = block_after(&doc, &format!("`studies/my-sha256/{file}`:"));
+        std::fs::write(study.join(file), text).unwrap();
+    }
+    let out = scratch.path().join("mine.md");
+    cyclebench_ok(&[
+        "study".into(),
+        "render".into(),
+        study.display().to_string(),
+        "--results".into(),
+        "mine=cli/tests/fixtures/qemu-virt".into(),
+        "--out".into(),
+        out.display().to_string(),
+    ]);
+    let rendered = std::fs::read_to_string(out).unwrap();
+    // The fixture's SHA-256 of `msg-256`, API-conform: raw init 97, input 25790.
+    assert!(rendered.contains("| Initialization | 21 | 97 | +362 % |"), "{rendered}");
+    assert!(
+        rendered.contains("| Input Data | 1694 | 25790 | +1422 % |"),
+        "{rendered}"
+    );
+}
+
+/// The message of a render that must fail.
+fn failure(args: &[&str]) -> String {
+    let o = cyclebench(args);
+    assert!(!o.status.success(), "{}", text(&o));
+    text(&o)
+}
+
+#[test]
+fn a_missing_or_unread_results_name_and_an_unknown_study_are_named() {
+    let offload = "offload=cli/tests/fixtures/studies/offload";
+    let message = failure(&["study", "render", "studies/thesis", "--results", offload]);
+    assert!(
+        message.contains("--results offload: no study given reads results of that name"),
+        "{message}"
+    );
+    let message = failure(&["study", "render", "studies/thesis"]);
+    assert!(
+        message.contains("needs the results named unmasked: pass --results unmasked=DIR"),
+        "{message}"
+    );
+    let message = failure(&["study", "render", "studies/nothing-here", "--results", offload]);
+    assert!(message.contains("no study at studies/nothing-here"), "{message}");
+}
+
+#[test]
+fn figures_the_results_do_not_hold_are_marked_not_measured() {
+    // Seed 2's study over a run of the offload jobs: no software record is there.
+    let out = tempfile::tempdir().unwrap();
+    let doc = out.path().join("doc.md");
+    cyclebench_ok(&[
+        "study".into(),
+        "render".into(),
+        "studies/seed2".into(),
+        "--results".into(),
+        "ibex=cli/tests/fixtures/studies/offload".into(),
+        "--out".into(),
+        doc.display().to_string(),
+    ]);
+    let rendered = std::fs::read_to_string(doc).unwrap();
+    assert!(
+        rendered.contains("| ChaCha20, 4096 B | 114365 | 27.9 | 56934.4 | not run | not run |  |  |  |"),
+        "{rendered}"
+    );
+    assert!(rendered.contains("(No ibex-sim-zbb results"), "{rendered}");
+    assert!(
+        rendered.contains("Nothing to compare: the runs hold none of the figures above."),
+        "{rendered}"
+    );
 }

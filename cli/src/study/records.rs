@@ -164,6 +164,7 @@ fn view(r: &Record, fields: &Map<String, Json>) -> Json {
 
 #[cfg(test)]
 mod tests {
+    use cyclebench_protocol::{AesBenchmark, Kind};
     use serde_json::json;
 
     use super::super::testdata::{ok, run_of};
@@ -174,9 +175,10 @@ mod tests {
 
     #[test]
     fn records_are_selected_by_their_request_with_its_defaults_and_by_their_file() {
-        let block = json!({"aes": {"dataset": "ecb-256-1b", "granularity": "per_block", "trigger": "manual"}});
+        let kind = AesBenchmark::NAME;
+        let block = json!({ kind: {"dataset": "ecb-256-1b", "granularity": "per_block", "trigger": "manual"} });
         let mut padded = block.clone();
-        padded["aes"]["status_pad"] = json!(4);
+        padded[kind]["status_pad"] = json!(4);
         let (_d, run) = run_of(
             &[
                 ok("aes_timed_readout", padded, &[("compute", 40)]),
@@ -194,7 +196,7 @@ mod tests {
         // The direction left out of the request is its default; no status pad asked for is
         // one that is absent.
         assert_eq!(
-            compute(json!({"kind": "aes", "direction": "encrypt", "granularity": "per_block", "status_pad": null})),
+            compute(json!({"kind": kind, "direction": "encrypt", "granularity": "per_block", "status_pad": null})),
             ["41", "42"]
         );
         assert_eq!(
