@@ -49,11 +49,6 @@ if wants ibex; then
     # The same sets with one instance: the speed-up of --jobs (default: one per core).
     "$bin" run --target ibex-sim --jobs 1 --no-report --out "$out/ibex-one-instance" benchmarks/swcrypto/*.bench || true
     "$bin" run --target ibex-sim-zbb --no-report --out "$out/ibex-zbb" benchmarks/swcrypto/*.bench || true
-    # Seed 2's Figures 1 and 2 re-drawn from the ibex-sim run, for the document.
-    "$bin" report "$out/ibex" > /dev/null
-    mkdir -p docs/figures
-    cp "$out/ibex/plots/software-mp-addition.svg" docs/figures/seed2-fig1-mp-addition.svg
-    cp "$out/ibex/plots/software-mp-multiplication.svg" docs/figures/seed2-fig2-mp-multiplication.svg
 fi
 if wants offload; then
     rm -rf "$out/offload"

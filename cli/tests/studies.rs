@@ -121,7 +121,12 @@ fn the_rendered_document_states_the_stored_documents_numbers() {
         }
         assert_eq!(got.len(), want.len(), "{heading}: number of statements");
     }
-    for plot in ["offload-overhead.svg", "offload-speedup.svg"] {
+    for plot in [
+        "offload-overhead.svg",
+        "offload-speedup.svg",
+        "seed2-fig1-mp-addition.svg",
+        "seed2-fig2-mp-multiplication.svg",
+    ] {
         assert!(out.path().join("figures").join(plot).exists(), "{plot}");
     }
 }

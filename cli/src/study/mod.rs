@@ -46,7 +46,7 @@ enum Command {
 #[derive(clap::Args)]
 struct RenderArgs {
     /// Study directories, each holding `study.md.j2` and `reference.toml` (e.g.
-    /// `studies/thesis`), rendered in this order.
+    /// `studies/thesis`; docs/studies.md describes both), rendered in this order.
     #[arg(required = true, value_name = "STUDY")]
     studies: Vec<PathBuf>,
     /// A results directory under the name the studies read it by, `NAME=DIR` (e.g.
