@@ -17,7 +17,7 @@ use super::records::Run;
 use super::{speed, wording};
 use crate::report::{line_plot as draw, Line, LineChart};
 
-/// Adds the functions and filters to `env`; plots go into `figures` (none: no plots drawn).
+/// Adds the functions to `env`; plots go into `figures` (none: no plots drawn).
 pub fn register(env: &mut Environment<'static>, figures: Option<PathBuf>) {
     env.add_function("find", find);
     env.add_function("select", select);
