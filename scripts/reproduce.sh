@@ -10,8 +10,9 @@
 # offload:  seed 3's offload study (benchmarks/offload/) on earlgrey-sim-unmasked: about half
 #           an hour of simulation on 2 cores, most of it the software runs over 8 and 16 KiB.
 # A study not named reuses its results under results/reproduction/ from an earlier run.
-# The document's prose states only numbers from these results and the published figures
-# (cli/src/reproduction/reference.rs); the reasons behind the differences are in docs/analysis.md.
+# Each study is a template and its published figures under studies/ (docs/studies.md); the
+# document's prose states only numbers from these results and those figures, and the reasons
+# behind the differences are in docs/analysis.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 studies=("$@")
@@ -48,11 +49,6 @@ if wants ibex; then
     # The same sets with one instance: the speed-up of --jobs (default: one per core).
     "$bin" run --target ibex-sim --jobs 1 --no-report --out "$out/ibex-one-instance" benchmarks/swcrypto/*.bench || true
     "$bin" run --target ibex-sim-zbb --no-report --out "$out/ibex-zbb" benchmarks/swcrypto/*.bench || true
-    # Seed 2's Figures 1 and 2 re-drawn from the ibex-sim run, for the document.
-    "$bin" report "$out/ibex" > /dev/null
-    mkdir -p docs/figures
-    cp "$out/ibex/plots/software-mp-addition.svg" docs/figures/seed2-fig1-mp-addition.svg
-    cp "$out/ibex/plots/software-mp-multiplication.svg" docs/figures/seed2-fig2-mp-multiplication.svg
 fi
 if wants offload; then
     rm -rf "$out/offload"
@@ -65,7 +61,9 @@ for d in unmasked masked ibex ibex-zbb ibex-one-instance offload; do
         exit 1
     fi
 done
-"$bin" reproduction --unmasked "$out/unmasked" --masked "$out/masked" \
-    --ibex "$out/ibex" --ibex-zbb "$out/ibex-zbb" --ibex-one-instance "$out/ibex-one-instance" \
-    --offload "$out/offload" --out docs/reproduction.md
+"$bin" study render studies/thesis studies/seed2 studies/offload \
+    --results unmasked="$out/unmasked" --results masked="$out/masked" \
+    --results ibex="$out/ibex" --results ibex_zbb="$out/ibex-zbb" \
+    --results ibex_one_instance="$out/ibex-one-instance" \
+    --results offload="$out/offload" --out docs/reproduction.md
 echo "reproduce: wrote docs/reproduction.md"

@@ -6,12 +6,12 @@ mod compare;
 mod firmware;
 mod link;
 mod report;
-mod reproduction;
 mod results;
 mod run;
 mod selftest;
 mod session;
 mod signals;
+mod study;
 mod summary;
 mod target;
 
@@ -37,8 +37,9 @@ enum Command {
     Report(report::Args),
     /// Compare two results directories benchmark by benchmark.
     Compare(compare::Args),
-    /// Write the thesis-reproduction tables (docs/reproduction.md) from Earl Grey runs.
-    Reproduction(reproduction::Args),
+    /// Render reproduction studies (a template and its reference figures each) over results
+    /// directories into one document (docs/reproduction.md).
+    Study(study::Args),
 }
 
 fn main() -> ExitCode {
@@ -52,7 +53,7 @@ fn main() -> ExitCode {
         Command::Selftest(args) => selftest::run(args),
         Command::Report(args) => report::run(args),
         Command::Compare(args) => compare::run(args),
-        Command::Reproduction(args) => reproduction::run(args),
+        Command::Study(args) => study::run(args),
     };
     let code = match outcome {
         Ok(true) => ExitCode::SUCCESS,

@@ -1,5 +1,5 @@
 //! Results on disk: one [`Record`] per request line, the one schema that the run writes
-//! (`results.jsonl`, `results.csv`) and that `report`, `compare` and `reproduction` read.
+//! (`results.jsonl`, `results.csv`) and that `report`, `compare` and `study render` read.
 //!
 //! Reading is tolerant: every field but `status` and `benchmark` has a default, and fields
 //! a benchmark kind adds (its protocol description's facts, such as `primitive` or
@@ -236,11 +236,6 @@ impl Record {
         self.statistics.as_ref().is_some_and(|s| !s.is_empty())
     }
 
-    /// Raw cycles of the phase `name`, when recorded.
-    pub fn raw_phase(&self, name: &str) -> Option<u64> {
-        self.raw_phases.get(name).copied()
-    }
-
     /// Sum of the raw phases (0 when none were recorded).
     pub fn raw_total(&self) -> u64 {
         self.raw_phases.iter().map(|(_, c)| c).sum()
@@ -275,11 +270,6 @@ impl Record {
         self.details.get(field).and_then(Value::as_u64)
     }
 
-    /// A detail with a fraction (e.g. `speedup`).
-    pub fn decimal(&self, field: &str) -> Option<f64> {
-        self.details.get(field).and_then(Value::as_f64)
-    }
-
     /// Software primitive (`chacha20`, `mp-mul`, ...), for `software` benchmarks.
     pub fn primitive(&self) -> Option<&str> {
         self.text("primitive")
@@ -298,14 +288,6 @@ impl Record {
     /// Deepest stack use of a software primitive's call, in bytes.
     pub fn stack_bytes(&self) -> Option<u32> {
         self.number("stack_bytes").and_then(|n| u32::try_from(n).ok())
-    }
-
-    /// The length a software request asked for (`{"software": {"length": n}}`: bytes, or
-    /// limbs for multi-precision primitives); `None` when the request names none.
-    pub fn software_length(&self) -> Option<u64> {
-        serde_json::from_str::<Value>(&self.request)
-            .ok()
-            .and_then(|r| r["software"]["length"].as_u64())
     }
 }
 

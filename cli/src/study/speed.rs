@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
-use super::results::Run;
+use super::records::Run;
 
 /// One line per run that recorded its wall time, then the speed-up of every run over another
 /// of the same target and files that used fewer instances.
@@ -95,7 +95,7 @@ mod tests {
     #[test]
     fn speed_lines_name_instances_link_and_command_and_compare_instance_counts() {
         let files = json!(["benchmarks/a.bench", "benchmarks/b.bench"]);
-        let record = [ok("micro", None, "instruction blocks", &[("nop10", 18)])];
+        let record = [ok("timing", json!({"timing": {}}), &[("nop10", 18)])];
         let (_a, two) = run_of(
             &record,
             Some(json!({"target": "t", "files": files, "instances": 2, "link": "mailbox",
