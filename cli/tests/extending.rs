@@ -32,6 +32,13 @@ const KIND: Addition = Addition {
     placeholders: &[("<kind>", "example_sum"), ("<study>", "example")],
 };
 
+const STUDY: Addition = Addition {
+    folder: "study",
+    section: "## A study",
+    most_files: 2,
+    placeholders: &[("<study>", "example")],
+};
+
 /// One edit of a manifest (`edits.txt`).
 enum Edit {
     /// A new file from a template.
@@ -312,6 +319,8 @@ fn additions_touch_only_the_files_docs_extending_md_lists() {
     let doc = std::fs::read_to_string(repo().join("docs/extending.md")).unwrap();
     let kind = apply(&scratch, &doc, &KIND);
     eprintln!("extending: the kind touched {kind:?}");
+    let study = apply(&scratch, &doc, &STUDY);
+    eprintln!("extending: the study touched {study:?}");
 
     // The copy's protocol tests include the check that docs/protocol.md shows every kind.
     must_run(&scratch, "cargo", &["build", "--quiet", "-p", "cyclebench"], 1800);
@@ -341,6 +350,29 @@ fn additions_touch_only_the_files_docs_extending_md_lists() {
     let sums: Vec<&Value> = records.iter().filter(|r| r["benchmark"] == "example_sum").collect();
     assert_eq!(sums.len(), 2, "{records:?}");
     assert!(sums.iter().all(|r| r["phases"]["sum"].as_u64().is_some_and(|c| c > 0)));
+
+    // The study renders over the same run, stating the cycles the records hold.
+    let document = scratch.join("target/extending-study.md");
+    let mine = format!("mine={}", results.display());
+    must_run(
+        &scratch,
+        bin.to_str().unwrap(),
+        &[
+            "study",
+            "render",
+            "studies/example",
+            "--results",
+            &mine,
+            "--out",
+            document.to_str().unwrap(),
+        ],
+        300,
+    );
+    let document = std::fs::read_to_string(&document).unwrap();
+    for (r, stated) in sums.iter().zip([900, 9000]) {
+        let row = format!("| {} | {stated} | {} |", r["n"], r["raw_phases"]["sum"]);
+        assert!(document.contains(&row), "no row {row:?} in\n{document}");
+    }
 }
 
 #[test]
