@@ -64,6 +64,7 @@ impl View for Primitives {
             charts: charts.clone(),
             rows,
         });
+        // The line break keeps the note's paragraph wrapped as the templates wrap the rest.
         section.charted_elsewhere = Some("software primitives are charted under\nSoftware primitives");
         section.line_charts = charts;
         Some(section)
