@@ -1,7 +1,8 @@
 //! `.bench` files: one request per line as JSON, `#` comments and blank lines kept.
 //!
 //! A line is one of
-//! - a benchmark: `{"hash": {"algorithm": "sha2", "dataset": "abc"}}`;
+//! - a benchmark: `{"<kind>": {<its fields>}}`, the kind's name and request as the protocol
+//!   crate declares them (`benchmarks/sha2.bench` has examples);
 //! - a control request: `"get_status"`, `"done"`, `"suspend"`, `"hello"`;
 //! - a raw wire line for robustness tests: `{"raw_line": "B hash 9 x"}` (sent verbatim,
 //!   no checksum added; printable ASCII only, so that it is exactly one line on the wire).
@@ -182,7 +183,11 @@ mod tests {
 
     #[test]
     fn parses_every_line_kind() {
-        let text = "# sha\n\n{\"hash\": {\"algorithm\": \"sha2\", \"dataset\": \"abc\", \"style\": \"tight\"}}\n\"suspend\"\n{\"raw_line\": \"x\"}\nnonsense\n";
+        let hash = request(
+            BenchmarkKind::Hash,
+            r#"{"algorithm": "sha2", "dataset": "abc", "style": "tight"}"#,
+        );
+        let text = format!("# sha\n\n{hash}\n\"suspend\"\n{{\"raw_line\": \"x\"}}\nnonsense\n");
         let lines = parse(text.as_bytes());
         assert_eq!(lines.len(), 6);
         assert_eq!(lines[0], Line::Comment("# sha".into()));
@@ -210,24 +215,33 @@ mod tests {
         assert!(matches!(&lines[5], Line::Invalid { number: 6, error, .. } if error.starts_with("not JSON")));
     }
 
+    /// A request line of `kind` with the given body.
+    fn request(kind: BenchmarkKind, body: &str) -> String {
+        format!("{{\"{}\": {body}}}", kind.name())
+    }
+
     #[test]
     fn rejects_bad_fields_and_ranges_with_a_reason() {
+        use BenchmarkKind::{Aes, Hash, Micro, RngSeeded, RngTrueRandom};
         for (line, needle) in [
             (
-                r#"{"hash": {"algorithm": "sha2", "dataset": "abc", "colour": 1}}"#,
+                request(Hash, r#"{"algorithm": "sha2", "dataset": "abc", "colour": 1}"#),
                 "unknown field",
             ),
-            (r#"{"hash": {"algorithm": "md5", "dataset": "abc"}}"#, "unknown variant"),
-            (r#"{"micro": {"repetitions": 0}}"#, "repetitions must be"),
-            (r#"{"rng_true_random": {"blocks": 9}}"#, "blocks must be"),
-            (r#"{"aes": {"dataset": "Not Valid"}}"#, "dataset id"),
-            (r#"{"teleport": {}}"#, "not a benchmark"),
-            (r#"{"aes": {"dataset": "ecb-128", "status_pad": 3}}"#, "per_block"),
             (
-                r#"{"rng_seeded": {"dataset": "x", "init_wait": 2000000}}"#,
+                request(Hash, r#"{"algorithm": "md5", "dataset": "abc"}"#),
+                "unknown variant",
+            ),
+            (request(Micro, r#"{"repetitions": 0}"#), "repetitions must be"),
+            (request(RngTrueRandom, r#"{"blocks": 9}"#), "blocks must be"),
+            (request(Aes, r#"{"dataset": "Not Valid"}"#), "dataset id"),
+            (String::from(r#"{"teleport": {}}"#), "not a benchmark"),
+            (request(Aes, r#"{"dataset": "ecb-128", "status_pad": 3}"#), "per_block"),
+            (
+                request(RngSeeded, r#"{"dataset": "x", "init_wait": 2000000}"#),
                 "init_wait must be",
             ),
-            ("\"reboot\"", "not a control request"),
+            (String::from("\"reboot\""), "not a control request"),
         ] {
             let lines = parse(line.as_bytes());
             let Line::Invalid { error, .. } = &lines[0] else {
@@ -240,9 +254,11 @@ mod tests {
     #[test]
     fn a_line_that_is_not_utf8_is_invalid_alone() {
         let mut bytes = b"# caf\xe9 latin-1 comment\r\n".to_vec();
-        bytes.extend_from_slice(b"{\"hash\": {\"algorithm\": \"sha2\", \"dataset\": \"abc\"}}\n");
-        bytes.extend_from_slice(b"{\"micro\": \"caf\xe9\"}\n");
-        bytes.extend_from_slice("{\"micro\": {}} # \u{e9}t\u{e9} ".as_bytes());
+        let micro = BenchmarkKind::Micro.name().as_bytes();
+        let hash = request(BenchmarkKind::Hash, r#"{"algorithm": "sha2", "dataset": "abc"}"#);
+        bytes.extend_from_slice(format!("{hash}\n").as_bytes());
+        bytes.extend_from_slice(&[b"{\"", micro, b"\": \"caf\xe9\"}\n"].concat());
+        bytes.extend_from_slice(request(BenchmarkKind::Micro, "{} # \u{e9}t\u{e9} ").as_bytes());
         bytes.extend_from_slice(b"\xff\xff\n\"get_status\"");
         let lines = parse(&bytes);
         assert_eq!(lines.len(), 5, "{lines:?}");
@@ -252,7 +268,7 @@ mod tests {
             panic!("{:?}", lines[2])
         };
         assert_eq!(error, "line is not UTF-8 (byte 0xE9 at column 15)");
-        assert_eq!(text, "{\"micro\": \"caf\u{fffd}\"}");
+        assert_eq!(text, &request(BenchmarkKind::Micro, "\"caf\u{fffd}\""));
         // Columns count characters, so the two é before the stray byte are one column each.
         let Line::Invalid { number: 4, error, .. } = &lines[3] else {
             panic!("{:?}", lines[3])

@@ -104,6 +104,56 @@ pub struct Description {
     pub fields: Vec<(&'static str, Field)>,
 }
 
+/// A result field whose value can be unbounded (a t-statistic of two constant classes), and
+/// how a record says so: the field is `null`, a flag beside it is `true` and a text says why.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Unbounded {
+    /// The field, `null` when unbounded (`max_abs_t`).
+    pub field: &'static str,
+    /// The boolean field that is `true` when it is unbounded.
+    pub flag: &'static str,
+    /// The text field that says why.
+    pub reason: &'static str,
+    /// How tables show the unbounded value.
+    pub shown: &'static str,
+    /// The number that stood for an unbounded value in records written before the flag
+    /// existed; a value at or above it reads as unbounded.
+    pub legacy_sentinel: Option<f64>,
+}
+
+/// How reports, the run's progress lines and summaries, `compare` and the results loader
+/// show results of a kind. [`Presentation::PHASES`], the default, suits a kind whose result is
+/// phases of one operation: stacked bars, a row per result and nothing else to declare.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Presentation {
+    /// Why the report does not draw its results as stacked phase bars (independent blocks,
+    /// a single phase, no phases), in words after the kind's name; `None` stacks them.
+    pub not_stacked: Option<&'static str>,
+    /// The result fields a progress line shows for a result without phases, in order; empty
+    /// for the first [`Presentation::HEADLINE_FIELDS`] fields the result carries.
+    pub headline: &'static [&'static str],
+    /// Result fields whose value can be unbounded: tables show them as such and statistics
+    /// leave them out.
+    pub unbounded: &'static [Unbounded],
+}
+
+impl Presentation {
+    /// A result of phases of one operation, shown as stacked bars.
+    pub const PHASES: Self = Self {
+        not_stacked: None,
+        headline: &[],
+        unbounded: &[],
+    };
+
+    /// How many result fields a progress line shows when the kind names no headline.
+    pub const HEADLINE_FIELDS: usize = 4;
+
+    /// The declaration of `field`, when its value can be unbounded.
+    pub fn unbounded(&self, field: &str) -> Option<&'static Unbounded> {
+        self.unbounded.iter().find(|u| u.field == field)
+    }
+}
+
 /// A benchmark request kind: its names, its wire form and what its results hold.
 pub trait Kind: Sized {
     /// JSON name in `.bench` files and results (`aes`, `rng_seeded`).
@@ -112,6 +162,8 @@ pub trait Kind: Sized {
     const TAG: &'static str;
     /// Every phase its results can carry, in execution order.
     const PHASES: &'static [PhaseSpec];
+    /// How its results are shown; a kind with ordinary phases keeps the default.
+    const PRESENTATION: Presentation = Presentation::PHASES;
 
     /// Repetitions asked for, if any (the suite runs one when none).
     fn repetitions(&self) -> Option<u16>;

@@ -17,7 +17,7 @@ mod request;
 pub mod wire;
 
 pub use dataset::{DatasetId, DatasetIdError};
-pub use kind::{DatasetFamily, Description, Field, Kind, PhaseCategory, PhaseSpec, Shape};
+pub use kind::{DatasetFamily, Description, Field, Kind, PhaseCategory, PhaseSpec, Presentation, Shape, Unbounded};
 pub use kinds::*;
 pub use reply::*;
 pub use request::*;

@@ -3,11 +3,14 @@
 //!
 //! One job per module: [`load`] reads `results.jsonl`, [`stats`] says what the numbers
 //! mean, `model` works out the report, `plots` draws it and `render` fills the templates.
+//! A kind with a section of its own (a chart or table only it has) has a module under
+//! `views`, registered in `views/mod.rs`.
 
 mod model;
 mod plots;
 mod render;
 pub mod stats;
+mod views;
 
 pub use plots::{lines as line_plot, Line, LineChart};
 
@@ -58,7 +61,7 @@ pub fn write(dir: &Path) -> Result<Written> {
     for chart in &report.cpb_charts {
         drawn.push(plots::cycles_per_byte(chart)?);
     }
-    for chart in &report.software_charts {
+    for chart in report.views.iter().flat_map(|v| &v.line_charts) {
         drawn.push(plots::software(chart)?);
     }
     if let Some(name) = &report.speedup_chart {
@@ -102,32 +105,49 @@ fn write_file(path: &Path, contents: &[u8]) -> Result<()> {
 
 #[cfg(test)]
 mod tests {
+    use cyclebench_protocol::{BenchmarkKind, ImplementationKind, LeakOperation, Primitive};
+
     use super::*;
 
     /// A software record as `cyclebench run` writes it (unused fields left out).
-    fn software(line: usize, primitive: &str, variant: &str, size: &str, total: u64) -> String {
+    fn software(line: usize, primitive: Primitive, variant: &str, size: &str, total: u64) -> String {
         format!(
-            r#"{{"status":"ok","target":"ibex-sim","platform":"ibex-sim","file":"sw.bench","line":{line},"benchmark":"software","module":"cpu","implementation":"software","verified":true,"cycle_accurate":true,"repetitions":1,"overhead":4,"phases":{{"run":{total}}},"total_cycles":{total},{size},"primitive":"{primitive}","variant":"{variant}","stack_bytes":{},"code_symbol":"cb_{primitive}_{variant}","code_bytes":{},"firmware_revision":"abc","timestamp":"2026-11-22T03:19:21+00:00"}}"#,
+            r#"{{"status":"ok","target":"ibex-sim","platform":"ibex-sim","file":"sw.bench","line":{line},"benchmark":"{kind}","module":"cpu","implementation":"{implementation}","verified":true,"cycle_accurate":true,"repetitions":1,"overhead":4,"phases":{{"run":{total}}},"total_cycles":{total},{size},"primitive":"{primitive}","variant":"{variant}","stack_bytes":{},"code_symbol":"cb_{primitive}_{variant}","code_bytes":{},"firmware_revision":"abc","timestamp":"2026-11-22T03:19:21+00:00"}}"#,
             300 + line,
             7000 + line,
+            kind = BenchmarkKind::Software.name(),
+            implementation = ImplementationKind::Software.name(),
+            primitive = primitive.name(),
+        )
+    }
+
+    /// A record of a kind without a view of its own, written before records carried most
+    /// of their fields.
+    fn old(line: usize, kind: BenchmarkKind, rest: &str) -> String {
+        format!(
+            r#"{{"file":"old.bench","line":{line},"benchmark":"{}",{rest}}}"#,
+            kind.name()
         )
     }
 
     #[test]
     fn software_results_get_their_plots_and_table() {
+        use Primitive::{Chacha20, MpAddFull, MpMulSchoolbook};
         let dir = tempfile::tempdir().unwrap();
         let lines = [
-            software(1, "mp-add", "rust", r#""limbs":2"#, 65),
-            software(2, "mp-add", "rust", r#""limbs":4"#, 108),
-            software(3, "mp-mul", "rv32i", r#""limbs":2"#, 176),
-            software(4, "mp-mul", "rv32i", r#""limbs":4"#, 470),
-            software(5, "chacha20", "zbb", r#""bytes":64,"cycles_per_byte":28.17"#, 1803),
-            software(6, "chacha20", "zbb", r#""bytes":4096,"cycles_per_byte":22.54"#, 92334),
+            software(1, MpAddFull, "rust", r#""limbs":2"#, 65),
+            software(2, MpAddFull, "rust", r#""limbs":4"#, 108),
+            software(3, MpMulSchoolbook, "rv32i", r#""limbs":2"#, 176),
+            software(4, MpMulSchoolbook, "rv32i", r#""limbs":4"#, 470),
+            software(5, Chacha20, "zbb", r#""bytes":64,"cycles_per_byte":28.17"#, 1803),
+            software(6, Chacha20, "zbb", r#""bytes":4096,"cycles_per_byte":22.54"#, 92334),
             // Older records: none of the software fields.
-            String::from(
-                r#"{"status":"ok","file":"old.bench","line":1,"benchmark":"hash","phases":{"init":9,"input":20}}"#,
+            old(
+                1,
+                BenchmarkKind::Hash,
+                r#""status":"ok","phases":{"init":9,"input":20}"#,
             ),
-            String::from(r#"{"status":"unsupported","file":"old.bench","line":2,"benchmark":"aes","reason":"no AES"}"#),
+            old(2, BenchmarkKind::Aes, r#""status":"unsupported","reason":"no AES""#),
         ];
         std::fs::write(dir.path().join("results.jsonl"), lines.join("\n")).unwrap();
         let written = write(dir.path()).unwrap();
@@ -146,62 +166,85 @@ mod tests {
         assert!(md.contains("## Software primitives"), "{md}");
         assert!(md.contains("![Multi-precision addition: cycles against limbs](plots/software-mp-addition.png)"));
         assert!(md.contains("| where | primitive | variant | length | runs | verified | cycles | cycles/byte | stack bytes | code | code bytes |"));
-        assert!(
-            md.contains(
-                "| sw.bench:6 | chacha20 | zbb | 4096 B | 1 | yes | 92334 | 22.54 | 306 | cb_chacha20_zbb | 7006 |"
-            ),
-            "{md}"
+        let (chacha, mul) = (Chacha20.name(), MpMulSchoolbook.name());
+        let row = format!(
+            "| sw.bench:6 | {chacha} | zbb | 4096 B | 1 | yes | 92334 | 22.54 | 306 | cb_{chacha}_zbb | 7006 |"
         );
+        assert!(md.contains(&row), "{md}");
+        let row = format!("| sw.bench:3 | {mul} | rv32i | 2 limbs | 1 | yes | 176 |  | 303 | cb_{mul}_rv32i | 7003 |");
+        assert!(md.contains(&row), "{md}");
+        // No cycles-per-byte chart of datasets: the note says where the primitives are.
         assert!(
-            md.contains("| sw.bench:3 | mp-mul | rv32i | 2 limbs | 1 | yes | 176 |  | 303 | cb_mp-mul_rv32i | 7003 |"),
+            md.contains("software primitives are charted under\nSoftware primitives."),
             "{md}"
         );
         let html = std::fs::read_to_string(&written.html).unwrap();
-        assert!(html.contains("<td class=\"n\">306</td><td><code>cb_chacha20_zbb</code></td><td class=\"n\">7006</td>"));
+        let cells = format!("<td class=\"n\">306</td><td><code>cb_{chacha}_zbb</code></td><td class=\"n\">7006</td>");
+        assert!(html.contains(&cells));
         // The software set draws no phase chart; the old hash record does.
         assert!(dir.path().join("plots/phases-01-old-hash.svg").is_file());
         assert!(!md.contains("phases-02"), "{md}");
     }
 
-    /// A leakage record as `cyclebench run` writes it (unused fields left out).
-    fn leakage(line: usize, operation: &str, t: f64, test: u64, verdict: &str, means: (f64, f64)) -> String {
+    /// A leakage record as `cyclebench run` writes it (unused fields left out); `t` is the
+    /// JSON of `max_abs_t` and the fields beside it.
+    fn leakage(line: usize, operation: LeakOperation, t: &str, test: u64, verdict: &str, means: (f64, f64)) -> String {
         format!(
-            r#"{{"status":"ok","target":"ibex-sim","platform":"ibex-sim","file":"leak.bench","line":{line},"benchmark":"leakage","module":"cpu","implementation":"software","verified":true,"cycle_accurate":true,"repetitions":1,"overhead":4,"phases":{{}},"total_cycles":0,"operation":"{operation}","variant":"rv32i","secret":"data","seed":1,"measurements":10000,"max_abs_t":{t},"max_abs_t_test":{test},"verdict":"{verdict}","class0_count":5000,"class0_mean":{},"class0_variance":0.0,"class1_count":5000,"class1_mean":{},"class1_variance":0.25,"entry":1234,"code_symbol":"cb_{operation}_rv32i","code_bytes":66,"firmware_revision":"abc","timestamp":"2026-11-22T03:19:21+00:00"}}"#,
-            means.0, means.1,
+            r#"{{"status":"ok","target":"ibex-sim","platform":"ibex-sim","file":"leak.bench","line":{line},"benchmark":"{kind}","module":"cpu","implementation":"{implementation}","verified":true,"cycle_accurate":true,"repetitions":1,"overhead":4,"phases":{{}},"total_cycles":0,"operation":"{operation}","variant":"rv32i","secret":"data","seed":1,"measurements":10000,"max_abs_t":{t},"max_abs_t_test":{test},"verdict":"{verdict}","class0_count":5000,"class0_mean":{},"class0_variance":0.0,"class1_count":5000,"class1_mean":{},"class1_variance":0.25,"entry":1234,"code_symbol":"cb_{operation}_rv32i","code_bytes":66,"firmware_revision":"abc","timestamp":"2026-11-22T03:19:21+00:00"}}"#,
+            means.0,
+            means.1,
+            kind = BenchmarkKind::Leakage.name(),
+            implementation = ImplementationKind::Software.name(),
+            operation = operation.name(),
         )
     }
 
     #[test]
     fn leakage_results_get_their_table_and_no_phase_chart() {
         let dir = tempfile::tempdir().unwrap();
+        let (leaky, ct) = (LeakOperation::CompareLeaky, LeakOperation::CompareConstantTime);
+        let mul = LeakOperation::Primitive(Primitive::MpMulSchoolbook);
+        let unbounded = r#"null,"t_unbounded":true,"t_unbounded_reason":"both classes have zero variance""#;
         let lines = [
-            leakage(1, "compare-leaky", 42949672.95, 0, "leak", (183.0, 32.5)),
-            leakage(2, "compare-ct", 0.0, 0, "no-leak-detected", (199.0, 199.0)),
-            leakage(3, "mp-mul", 39.46, 3, "leak", (2224.0, 2221.95)),
+            leakage(1, leaky, unbounded, 0, "leak", (183.0, 32.5)),
+            leakage(2, ct, "0.0", 0, "no-leak-detected", (199.0, 199.0)),
+            leakage(3, mul, "39.46", 3, "leak", (2224.0, 2221.95)),
+            // Written before the flag: the sentinel number stands for unbounded.
+            leakage(4, leaky, "42949672.95", 0, "leak", (183.0, 32.5)),
         ];
         std::fs::write(dir.path().join("results.jsonl"), lines.join("\n")).unwrap();
         let written = write(dir.path()).unwrap();
         assert_eq!(written.plots, 0);
         let md = std::fs::read_to_string(&written.markdown).unwrap();
         assert!(md.contains("## Leakage tests"), "{md}");
+        let (leaky, ct, mul) = (leaky.name(), ct.name(), mul.name());
         for row in [
-            "| leak.bench:1 | compare-leaky | rv32i | data |  | 10000 | unbounded | uncropped | **leak** | 183.00 (0.00) | 32.50 (0.25) | cb_compare-leaky_rv32i |",
-            "| leak.bench:2 | compare-ct | rv32i | data |  | 10000 | 0.00 | uncropped | **no-leak-detected** | 199.00 (0.00) | 199.00 (0.25) | cb_compare-ct_rv32i |",
-            "| leak.bench:3 | mp-mul | rv32i | data |  | 10000 | 39.46 | crop 3 | **leak** |",
+            format!("| leak.bench:1 | {leaky} | rv32i | data |  | 10000 | ∞ (zero variance) | uncropped | **leak** | 183.00 (0.00) | 32.50 (0.25) | cb_{leaky}_rv32i |"),
+            format!("| leak.bench:2 | {ct} | rv32i | data |  | 10000 | 0.00 | uncropped | **no-leak-detected** | 199.00 (0.00) | 199.00 (0.25) | cb_{ct}_rv32i |"),
+            format!("| leak.bench:3 | {mul} | rv32i | data |  | 10000 | 39.46 | crop 3 | **leak** |"),
+            format!("| leak.bench:4 | {leaky} | rv32i | data |  | 10000 | ∞ (zero variance) | uncropped | **leak** |"),
         ] {
-            assert!(md.contains(row), "{row}\n{md}");
+            assert!(md.contains(&row), "{row}\n{md}");
         }
+        assert!(!md.contains("42949672"), "{md}");
         // No phases: no chart and no total of zero cycles in the results table.
-        assert!(md.contains("Not charted: leakage: "), "{md}");
+        assert!(
+            md.contains(&format!("Not charted: {}: ", BenchmarkKind::Leakage.name())),
+            "{md}"
+        );
         assert!(!md.contains("| 0 |  |  |"), "{md}");
         let html = std::fs::read_to_string(&written.html).unwrap();
-        assert!(html.contains("<td class=\"n\">unbounded</td><td>uncropped</td><td><strong>leak</strong></td>"));
+        assert!(html.contains("<td class=\"n\">∞ (zero variance)</td><td>uncropped</td><td><strong>leak</strong></td>"));
     }
 
     #[test]
     fn results_without_software_have_no_software_section() {
         let dir = tempfile::tempdir().unwrap();
-        let line = r#"{"status":"ok","file":"old.bench","line":1,"benchmark":"hash","phases":{"init":9,"input":20}}"#;
+        let line = old(
+            1,
+            BenchmarkKind::Hash,
+            r#""status":"ok","phases":{"init":9,"input":20}"#,
+        );
         std::fs::write(dir.path().join("results.jsonl"), line).unwrap();
         let written = write(dir.path()).unwrap();
         assert_eq!(written.plots, 1);

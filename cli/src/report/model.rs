@@ -7,6 +7,7 @@ use std::collections::BTreeSet;
 use serde::Serialize;
 
 use super::stats;
+use super::views::{self, Section};
 use crate::results::{distinct, Record, Results, Status};
 use cyclebench_protocol::ImplementationKind as Kind;
 
@@ -277,69 +278,6 @@ pub struct SoftwareChart {
     pub series: Vec<SoftwareSeries>,
 }
 
-/// A row of the software table: one measured primitive call.
-#[derive(Clone, Debug, Serialize)]
-pub struct SoftwareRow {
-    /// `file.bench:line`.
-    pub location: String,
-    /// Primitive.
-    pub primitive: String,
-    /// Variant.
-    pub variant: String,
-    /// `4096 B` or `32 limbs`; empty for fixed-size operations without bytes (key schedules).
-    pub length: String,
-    /// Repetitions on the device.
-    pub repetitions: u16,
-    /// Whether the output matched a known answer.
-    pub verified: bool,
-    /// Corrected total cycles.
-    pub total: Option<u64>,
-    /// Total cycles per byte.
-    pub cycles_per_byte: Option<f64>,
-    /// Deepest stack use of the call.
-    pub stack_bytes: Option<u32>,
-    /// Function called (Rust names demangled); empty when the firmware's symbols were unknown.
-    pub code_symbol: String,
-    /// Its code size.
-    pub code_bytes: Option<u64>,
-}
-
-/// A row of the leakage table: one constant-time test.
-#[derive(Clone, Debug, Serialize)]
-pub struct LeakageRow {
-    /// `file.bench:line`.
-    pub location: String,
-    /// Primitive or control timed.
-    pub operation: String,
-    /// Variant.
-    pub variant: String,
-    /// The input that was random in class 1 (`key` or `data`).
-    pub secret: String,
-    /// `64 B` or `8 limbs`; empty for fixed-size operations.
-    pub length: String,
-    /// Timed calls, both classes.
-    pub measurements: Option<u64>,
-    /// The largest |t| of the tests.
-    pub max_abs_t: Option<f64>,
-    /// Whether that |t| is the suite's sentinel for two constant classes with different times
-    /// (or a larger |t| saturated at it).
-    pub unbounded: bool,
-    /// Which test gave it: `uncropped` or `crop k`.
-    pub test: String,
-    /// `leak` or `no-leak-detected`.
-    pub verdict: String,
-    /// Mean cycles of class 0 (fixed input).
-    pub class0_mean: Option<f64>,
-    /// Variance of class 0.
-    pub class0_variance: Option<f64>,
-    /// Mean cycles of class 1 (random input).
-    pub class1_mean: Option<f64>,
-    /// Variance of class 1.
-    pub class1_variance: Option<f64>,
-    /// Function timed (Rust names demangled).
-    pub code_symbol: String,
-}
-
 /// Everything a report shows.
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
@@ -358,12 +296,8 @@ pub struct Report {
     pub not_charted: Vec<String>,
     /// Cycles-per-byte charts.
     pub cpb_charts: Vec<CpbChart>,
-    /// Software primitives against limbs or length.
-    pub software_charts: Vec<SoftwareChart>,
-    /// Every measured software primitive.
-    pub software: Vec<SoftwareRow>,
-    /// Every constant-time (leakage) test.
-    pub leakage: Vec<LeakageRow>,
+    /// Sections of the kinds with a view of their own, in registration order.
+    pub views: Vec<Section>,
     /// Hardware/software pairs.
     pub speedups: Vec<Speedup>,
     /// File stem of the speed-up plot, when there are pairs.
@@ -374,18 +308,6 @@ pub struct Report {
     pub statistics: Vec<StatRow>,
     /// Unsupported and failed requests.
     pub not_measured: Vec<NotMeasured>,
-}
-
-/// Benchmarks left out of the phase charts, and why: `micro`'s "phases" are independent
-/// instruction blocks, so stacking them would suggest a sequence that is not there; a software
-/// primitive is a single phase, which a stacked bar would only show as one block of "other".
-fn not_stacked(benchmark: &str) -> Option<&'static str> {
-    match benchmark {
-        "micro" => Some("its blocks are independent instruction sequences, not phases of one operation"),
-        "software" => Some("each primitive is a single phase (run), charted under Software primitives"),
-        "leakage" => Some("its result is timing statistics of many calls, not phases, tabled under Leakage tests"),
-        _ => None,
-    }
 }
 
 impl Report {
@@ -406,9 +328,7 @@ impl Report {
             phase_charts: phase_charts(&measured),
             not_charted: not_charted(&measured),
             cpb_charts: cpb_charts(&measured),
-            software_charts: software_charts(&measured),
-            software: measured.iter().filter_map(|r| software_row(r)).collect(),
-            leakage: measured.iter().filter_map(|r| leakage_row(r)).collect(),
+            views: views::sections(&measured),
             speedup_chart: (!speedups.is_empty()).then(|| String::from("speedup")),
             speedups,
             measurements: measured.iter().map(|r| measurement(r)).collect(),
@@ -574,7 +494,7 @@ fn not_measured(r: &Record) -> Option<NotMeasured> {
 }
 
 /// File stem for a plot: lower-case letters, digits and dashes.
-fn slug(parts: &[&str]) -> String {
+pub(super) fn slug(parts: &[&str]) -> String {
     let joined = parts.join("-");
     let mut slug = String::new();
     for c in joined.chars() {
@@ -597,7 +517,7 @@ fn phase_charts(measured: &[&Record]) -> Vec<PhaseChart> {
     let mut groups: Vec<(Key, Vec<&Record>)> = Vec::new();
     for r in measured
         .iter()
-        .filter(|r| not_stacked(&r.benchmark).is_none() && !r.phases.is_empty())
+        .filter(|r| r.presentation().not_stacked.is_none() && !r.phases.is_empty())
     {
         let key = (
             r.file.as_str(),
@@ -650,7 +570,7 @@ fn phase_charts(measured: &[&Record]) -> Vec<PhaseChart> {
 fn not_charted(measured: &[&Record]) -> Vec<String> {
     let kinds: BTreeSet<(&str, &str)> = measured
         .iter()
-        .filter_map(|r| Some((r.benchmark.as_str(), not_stacked(&r.benchmark)?)))
+        .filter_map(|r| Some((r.benchmark.as_str(), r.presentation().not_stacked?)))
         .collect();
     kinds.into_iter().map(|(b, why)| format!("{b}: {why}")).collect()
 }
@@ -734,179 +654,6 @@ fn size_sweep(members: &[&Record]) -> Option<Vec<CpbPoint>> {
     (points.len() >= 2).then_some(points)
 }
 
-/// The chart a multi-precision primitive belongs to: additions together, multiplications
-/// (schoolbook and Karatsuba) together, reduced or not.
-fn mp_family(primitive: &str) -> &str {
-    let base = primitive.strip_prefix("mp-").unwrap_or(primitive);
-    match base.strip_suffix("-reduced").unwrap_or(base) {
-        "add" => "addition",
-        "mul" | "karatsuba" => "multiplication",
-        other => other,
-    }
-}
-
-fn software_charts(measured: &[&Record]) -> Vec<SoftwareChart> {
-    // A series is one primitive in one variant; only the limbs or the length vary.
-    type Key<'a> = (SoftwareAxes, &'a str, &'a str);
-    let mut series: Vec<(Key, Vec<&Record>)> = Vec::new();
-    for r in measured {
-        let Some(primitive) = r.primitive() else {
-            continue;
-        };
-        let axes = if r.limbs().is_some() {
-            SoftwareAxes::CyclesAgainstLimbs
-        } else if r.cycles_per_byte().is_some() {
-            SoftwareAxes::CyclesPerByteAgainstLength
-        } else {
-            continue;
-        };
-        let key = (axes, primitive, r.variant().unwrap_or(""));
-        match series.iter_mut().find(|(k, _)| *k == key) {
-            Some((_, members)) => members.push(r),
-            None => series.push((key, vec![r])),
-        }
-    }
-    let mut charts: Vec<SoftwareChart> = Vec::new();
-    // The limb charts first, then the cycles-per-byte chart, whatever the order of the files.
-    series.sort_by_key(|((axes, ..), _)| *axes == SoftwareAxes::CyclesPerByteAgainstLength);
-    for ((axes, primitive, variant), members) in series {
-        let Some(points) = software_sweep(axes, &members) else {
-            continue;
-        };
-        let (name, title) = match axes {
-            SoftwareAxes::CyclesAgainstLimbs => {
-                let family = mp_family(primitive);
-                (
-                    slug(&["software", "mp", family]),
-                    format!("Multi-precision {family}: cycles against limbs"),
-                )
-            }
-            SoftwareAxes::CyclesPerByteAgainstLength => (
-                String::from("software-cycles-per-byte"),
-                String::from("Software stream ciphers: cycles per byte against length"),
-            ),
-        };
-        let s = SoftwareSeries {
-            primitive: primitive.to_owned(),
-            variant: variant.to_owned(),
-            points,
-        };
-        let chart = match charts.iter_mut().position(|c| c.name == name) {
-            Some(i) => &mut charts[i],
-            None => {
-                charts.push(SoftwareChart {
-                    name,
-                    title,
-                    axes,
-                    primitives: Vec::new(),
-                    series: Vec::new(),
-                });
-                charts.last_mut().expect("just pushed")
-            }
-        };
-        if !chart.primitives.contains(&s.primitive) {
-            chart.primitives.push(s.primitive.clone());
-        }
-        chart.series.push(s);
-    }
-    charts
-}
-
-/// The points of a software series when it is a sweep: at least two limb counts or lengths.
-/// Repeated measurements of one size count once, by their representative.
-fn software_sweep(axes: SoftwareAxes, members: &[&Record]) -> Option<Vec<SoftwarePoint>> {
-    let x_of = |r: &Record| match axes {
-        SoftwareAxes::CyclesAgainstLimbs => r.limbs().map(u64::from),
-        SoftwareAxes::CyclesPerByteAgainstLength => r.bytes,
-    };
-    let mut sizes: Vec<u64> = members.iter().filter_map(|r| x_of(r)).collect();
-    sizes.sort_unstable();
-    sizes.dedup();
-    let mut points = Vec::new();
-    for x in sizes {
-        let r = stats::representative(members.iter().copied().filter(|r| x_of(r) == Some(x)))?;
-        let Some(total) = r.total_cycles else {
-            continue;
-        };
-        let cycles_per_byte = r.cycles_per_byte();
-        // The cycles-per-byte chart has logarithmic axes: zero has no place on them.
-        if axes == SoftwareAxes::CyclesPerByteAgainstLength && !cycles_per_byte.is_some_and(|c| c > 0.0) {
-            continue;
-        }
-        points.push(SoftwarePoint {
-            location: r.location(),
-            x,
-            total,
-            cycles_per_byte,
-        });
-    }
-    (points.len() >= 2).then_some(points)
-}
-
-fn software_row(r: &Record) -> Option<SoftwareRow> {
-    let primitive = r.primitive()?.to_owned();
-    let length = match (r.limbs(), r.bytes) {
-        (Some(limbs), _) => format!("{limbs} limbs"),
-        (None, Some(bytes)) => format!("{bytes} B"),
-        (None, None) => String::new(),
-    };
-    Some(SoftwareRow {
-        location: r.location(),
-        primitive,
-        variant: r.variant().unwrap_or_default().to_owned(),
-        length,
-        repetitions: r.runs(),
-        verified: r.verified,
-        total: r.total_cycles,
-        cycles_per_byte: r.cycles_per_byte(),
-        stack_bytes: r.stack_bytes(),
-        code_symbol: r.code_symbol.as_deref().map(demangle).unwrap_or_default(),
-        code_bytes: r.code_bytes,
-    })
-}
-
-fn leakage_row(r: &Record) -> Option<LeakageRow> {
-    if r.benchmark != "leakage" {
-        return None;
-    }
-    let decimal = |field: &str| r.details.get(field).and_then(serde_json::Value::as_f64);
-    let text = |field: &str| r.text(field).unwrap_or_default().to_owned();
-    let length = match (r.limbs(), r.number("length_bytes")) {
-        (Some(limbs), _) => format!("{limbs} limbs"),
-        (None, Some(bytes)) => format!("{bytes} B"),
-        (None, None) => String::new(),
-    };
-    let max_abs_t = decimal("max_abs_t");
-    let unbounded = f64::from(cyclebench_protocol::LEAK_T_UNBOUNDED) / 100.0;
-    Some(LeakageRow {
-        location: r.location(),
-        operation: text("operation"),
-        variant: text("variant"),
-        secret: text("secret"),
-        length,
-        measurements: r.number("measurements"),
-        unbounded: max_abs_t.is_some_and(|t| t >= unbounded),
-        max_abs_t,
-        test: match r.number("max_abs_t_test") {
-            Some(0) => String::from("uncropped"),
-            Some(k) => format!("crop {k}"),
-            None => String::new(),
-        },
-        verdict: text("verdict"),
-        class0_mean: decimal("class0_mean"),
-        class0_variance: decimal("class0_variance"),
-        class1_mean: decimal("class1_mean"),
-        class1_variance: decimal("class1_variance"),
-        code_symbol: r.code_symbol.as_deref().map(demangle).unwrap_or_default(),
-    })
-}
-
-/// A mangled Rust symbol (legacy `_ZN...17h<hash>E` or v0 `_R...`) as a path without its
-/// hash (`cyclebench_swcrypto::chacha20::chacha20_rust`); any other name unchanged.
-fn demangle(symbol: &str) -> String {
-    format!("{:#}", rustc_demangle::demangle(symbol))
-}
-
 fn speedups(measured: &[&Record]) -> Vec<Speedup> {
     // The same operation: benchmark, dataset, configuration and module all equal.
     type Key<'a> = (&'a str, Option<&'a str>, Option<&'a str>, Option<&'a str>);
@@ -966,7 +713,7 @@ fn speedups(measured: &[&Record]) -> Vec<Speedup> {
             pairs.push(Speedup {
                 label: format!(
                     "{operation} ({})",
-                    sw.implementation_name.as_deref().unwrap_or("software")
+                    sw.implementation_name.as_deref().unwrap_or(Kind::Software.name())
                 ),
                 operation,
                 software: side(sw, sw_total),
@@ -980,12 +727,14 @@ fn speedups(measured: &[&Record]) -> Vec<Speedup> {
 
 #[cfg(test)]
 mod tests {
+    use cyclebench_protocol::{BenchmarkKind, Primitive};
+
     use super::*;
 
     /// A measured software record, as `cyclebench run` writes it.
     fn software(
         line: usize,
-        primitive: &str,
+        primitive: Primitive,
         variant: &str,
         limbs: Option<u32>,
         bytes: Option<u64>,
@@ -993,22 +742,28 @@ mod tests {
     ) -> String {
         let cpb = bytes.map_or(String::from("null"), |b| format!("{:.2}", total as f64 / b as f64));
         let json = |v: Option<u64>| v.map_or(String::from("null"), |v| v.to_string());
+        let family = primitive
+            .family()
+            .map_or(String::new(), |f| format!(r#""family":"{f}","#));
         format!(
             r#"{{"status":"ok","target":"ibex-sim","platform":"ibex-sim","file":"benchmarks/sw.bench","line":{line},
-            "benchmark":"software","module":"cpu","implementation":"software","verified":true,"cycle_accurate":true,
+            "benchmark":"{kind}","module":"cpu","implementation":"{implementation}","verified":true,"cycle_accurate":true,
             "repetitions":1,"overhead":4,"phases":{{"run":{total}}},"total_cycles":{total},"bytes":{},
-            "cycles_per_byte":{cpb},"primitive":"{primitive}","variant":"{variant}","limbs":{},"stack_bytes":{},
+            "cycles_per_byte":{cpb},"primitive":"{}","variant":"{variant}",{family}"limbs":{},"stack_bytes":{},
             "code_symbol":"cb_{}_{variant}","code_bytes":{}}}"#,
             json(bytes),
+            primitive.name(),
             json(limbs.map(u64::from)),
             line * 4,
-            primitive.replace('-', "_"),
+            primitive.name().replace('-', "_"),
             1000 + line,
+            kind = BenchmarkKind::Software.name(),
+            implementation = Kind::Software.name(),
         )
         .replace('\n', "")
     }
 
-    fn build(lines: &[String]) -> Report {
+    pub(crate) fn build(lines: &[String]) -> Report {
         let records = lines.iter().map(|l| crate::results::parse(l).unwrap()).collect();
         Report::build(&Results {
             dir: std::path::PathBuf::from("."),
@@ -1020,41 +775,42 @@ mod tests {
 
     #[test]
     fn multi_precision_and_stream_ciphers_get_their_own_charts() {
+        use Primitive::*;
         let mut lines = vec![
             // An older hardware record without any of the software fields.
-            String::from(
-                r#"{"status":"ok","file":"hash.bench","line":1,"benchmark":"hash","dataset":"msg-256",
-                "config":"sha2 tight","module":"sha2","implementation":"hardware","implementation_name":"hmac",
-                "cycle_accurate":true,"phases":{"init":9,"input":200},"total_cycles":209,"bytes":256}"#,
+            format!(
+                r#"{{"status":"ok","file":"hash.bench","line":1,"benchmark":"{}","dataset":"msg-256",
+                "config":"sha2 tight","module":"sha2","implementation":"hardware","implementation_name":"sha2-block",
+                "cycle_accurate":true,"phases":{{"init":9,"input":200}},"total_cycles":209,"bytes":256}}"#,
+                BenchmarkKind::Hash.name()
             ),
-            software(2, "chacha20", "rv32i", None, Some(64), 2123),
-            software(3, "chacha20", "rv32i", None, Some(4096), 112814),
-            software(4, "chacha20", "rust", None, Some(64), 2347),
-            software(5, "chacha20", "rust", None, Some(4096), 129229),
+            software(2, Chacha20, "rv32i", None, Some(64), 2123),
+            software(3, Chacha20, "rv32i", None, Some(4096), 112814),
+            software(4, Chacha20, "rust", None, Some(64), 2347),
+            software(5, Chacha20, "rust", None, Some(4096), 129229),
             // Only one length: no line.
-            software(6, "keccak-f1600", "rv32i", None, Some(200), 13597),
-            software(7, "aes-table-ks", "rust", None, None, 975),
+            software(6, KeccakF1600, "rv32i", None, Some(200), 13597),
+            software(7, AesTableKeySchedule, "rust", None, None, 975),
         ];
         for (i, limbs) in [2u32, 4, 8].into_iter().enumerate() {
             let l = 10 + 10 * i;
             let n = u64::from(limbs);
-            lines.push(software(l, "mp-add", "rust", Some(limbs), None, 20 * n));
-            lines.push(software(l + 1, "mp-add-reduced", "rv32i", Some(limbs), None, 15 * n));
-            lines.push(software(l + 2, "mp-mul", "rv32i", Some(limbs), None, 30 * n * n));
-            lines.push(software(
-                l + 3,
-                "mp-karatsuba-reduced",
-                "zbb",
-                Some(limbs),
-                None,
-                40 * n * n,
-            ));
+            lines.push(software(l, MpAddFull, "rust", Some(limbs), None, 20 * n));
+            lines.push(software(l + 1, MpAddReduced, "rv32i", Some(limbs), None, 15 * n));
+            lines.push(software(l + 2, MpMulSchoolbook, "rv32i", Some(limbs), None, 30 * n * n));
+            // A record written before software records named their family.
+            let old = software(l + 3, MpMulKaratsubaReduced, "zbb", Some(limbs), None, 40 * n * n);
+            lines.push(old.replace(r#""family":"multiplication","#, ""));
         }
         // A second measurement of one size is one point, not two.
-        lines.push(software(40, "mp-mul", "rv32i", Some(8), None, 1921));
+        lines.push(software(40, MpMulSchoolbook, "rv32i", Some(8), None, 1921));
         let r = build(&lines);
 
-        let names: Vec<&str> = r.software_charts.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(r.views.len(), 1);
+        let view = &r.views[0];
+        assert_eq!(view.markdown, format!("views/{}.md.j2", BenchmarkKind::Software.name()));
+        let charts = &view.line_charts;
+        let names: Vec<&str> = charts.iter().map(|c| c.name.as_str()).collect();
         assert_eq!(
             names,
             [
@@ -1063,92 +819,77 @@ mod tests {
                 "software-cycles-per-byte"
             ]
         );
-        let labels = |i: usize| -> Vec<String> { r.software_charts[i].series.iter().map(|s| s.label()).collect() };
-        assert_eq!(labels(0), ["mp-add rust", "mp-add-reduced rv32i"]);
-        assert_eq!(labels(1), ["mp-mul rv32i", "mp-karatsuba-reduced zbb"]);
-        assert_eq!(labels(2), ["chacha20 rv32i", "chacha20 rust"]);
-        assert_eq!(r.software_charts[1].axes, SoftwareAxes::CyclesAgainstLimbs);
-        assert_eq!(r.software_charts[2].axes, SoftwareAxes::CyclesPerByteAgainstLength);
-        assert_eq!(r.software_charts[2].primitives, ["chacha20"]);
-        let mul = &r.software_charts[1].series[0].points;
+        let labels = |i: usize| -> Vec<String> { charts[i].series.iter().map(|s| s.label()).collect() };
+        let label = |p: Primitive, variant: &str| format!("{} {variant}", p.name());
+        assert_eq!(labels(0), [label(MpAddFull, "rust"), label(MpAddReduced, "rv32i")]);
+        assert_eq!(
+            labels(1),
+            [label(MpMulSchoolbook, "rv32i"), label(MpMulKaratsubaReduced, "zbb")]
+        );
+        assert_eq!(labels(2), [label(Chacha20, "rv32i"), label(Chacha20, "rust")]);
+        assert_eq!(charts[1].axes, SoftwareAxes::CyclesAgainstLimbs);
+        assert_eq!(charts[2].axes, SoftwareAxes::CyclesPerByteAgainstLength);
+        assert_eq!(charts[2].primitives, [Chacha20.name()]);
+        let mul = &charts[1].series[0].points;
         assert_eq!(
             mul.iter().map(|p| (p.x, p.total)).collect::<Vec<_>>(),
             [(2, 120), (4, 480), (8, 1920)]
         );
-        let chacha = &r.software_charts[2].series[0].points;
+        let chacha = &charts[2].series[0].points;
         assert_eq!(chacha.iter().map(|p| p.x).collect::<Vec<_>>(), [64, 4096]);
         assert_eq!(chacha[1].cycles_per_byte, Some(27.54));
 
         // Software sets have no phase chart; the hash record still has its own.
         assert_eq!(r.phase_charts.len(), 1);
         assert_eq!(r.phase_charts[0].bars.len(), 1);
+        let reason = format!("{}: ", BenchmarkKind::Software.name());
         assert!(
-            r.not_charted.iter().any(|n| n.starts_with("software: ")),
+            r.not_charted.iter().any(|n| n.starts_with(&reason)),
             "{:?}",
             r.not_charted
         );
         assert!(r.cpb_charts.is_empty());
         assert_eq!(
             r.header.implementations,
-            ["sha2: hmac (hardware)", "cpu: software primitives"]
+            ["sha2: sha2-block (hardware)", "cpu: software primitives"]
         );
 
         // Every measured software record is a row, with its stack and code size.
-        assert_eq!(r.software.len(), lines.len() - 1);
-        let keccak = r.software.iter().find(|s| s.primitive == "keccak-f1600").unwrap();
-        assert_eq!(keccak.length, "200 B");
-        assert_eq!((keccak.stack_bytes, keccak.code_bytes), (Some(24), Some(1006)));
-        assert_eq!(keccak.code_symbol, "cb_keccak_f1600_rv32i");
-        let ks = r.software.iter().find(|s| s.primitive == "aes-table-ks").unwrap();
-        assert_eq!((ks.length.as_str(), ks.cycles_per_byte), ("", None));
+        let rows = view.body["rows"].as_array().unwrap();
+        assert_eq!(rows.len(), lines.len() - 1);
+        let row = |p: Primitive| rows.iter().find(|s| s["primitive"] == p.name()).unwrap();
+        let keccak = row(KeccakF1600);
+        assert_eq!(keccak["length"], "200 B");
         assert_eq!(
-            r.software.iter().find(|s| s.primitive == "mp-add").unwrap().length,
-            "2 limbs"
+            (&keccak["stack_bytes"], &keccak["code_bytes"]),
+            (&24.into(), &1006.into())
         );
+        assert_eq!(keccak["code_symbol"], "cb_keccak_f1600_rv32i");
+        let ks = row(AesTableKeySchedule);
+        assert_eq!(
+            (&ks["length"], &ks["cycles_per_byte"]),
+            (&"".into(), &serde_json::Value::Null)
+        );
+        assert_eq!(row(MpAddFull)["length"], "2 limbs");
     }
 
     #[test]
     fn records_without_software_fields_make_no_software_content() {
-        let r = build(&[String::from(
-            r#"{"status":"ok","file":"m.bench","line":1,"benchmark":"micro","module":"cpu",
-            "implementation":"software","phases":{"nop10":12}}"#,
+        let r = build(&[format!(
+            r#"{{"status":"ok","file":"m.bench","line":1,"benchmark":"{}","module":"cpu",
+            "implementation":"{}","phases":{{"nop10":12}}}}"#,
+            BenchmarkKind::Micro.name(),
+            Kind::Software.name(),
         )]);
-        assert!(r.software_charts.is_empty() && r.software.is_empty());
+        assert!(r.views.is_empty());
         assert_eq!(r.not_charted.len(), 1);
-        assert!(r.not_charted[0].starts_with("micro: "));
-    }
-
-    #[test]
-    fn rust_symbols_are_demangled_and_others_kept() {
-        assert_eq!(
-            demangle("_ZN19cyclebench_swcrypto8chacha2013chacha20_rust17h27e33e21b8d2f431E"),
-            "cyclebench_swcrypto::chacha20::chacha20_rust"
-        );
-        assert_eq!(
-            demangle("_ZN4core3ptr42drop_in_place$LT$alloc..string..String$GT$17h0123456789abcdefE"),
-            "core::ptr::drop_in_place<alloc::string::String>"
-        );
-        assert_eq!(
-            demangle("_RNvNtCs1234_19cyclebench_swcrypto8chacha2013chacha20_rust"),
-            "cyclebench_swcrypto::chacha20::chacha20_rust"
-        );
-        assert_eq!(demangle("cb_chacha20_rv32i"), "cb_chacha20_rv32i");
-        assert_eq!(demangle("_ZN3fooE"), "foo");
-        assert_eq!(demangle("_ZN99fooE"), "_ZN99fooE");
-    }
-
-    #[test]
-    fn multi_precision_primitives_chart_by_operation() {
-        assert_eq!(mp_family("mp-add"), "addition");
-        assert_eq!(mp_family("mp-add-reduced"), "addition");
-        assert_eq!(mp_family("mp-mul-reduced"), "multiplication");
-        assert_eq!(mp_family("mp-karatsuba"), "multiplication");
-        assert_eq!(mp_family("mp-sub"), "sub");
+        assert!(r.not_charted[0].starts_with(&format!("{}: ", BenchmarkKind::Micro.name())));
     }
 
     #[test]
     fn slugs_are_file_names() {
-        assert_eq!(slug(&["phases", "01", "aes_modes", "aes"]), "phases-01-aes-modes-aes");
-        assert_eq!(slug(&["cpb", "rng_seeded"]), "cpb-rng-seeded");
+        let (aes, rng) = (BenchmarkKind::Aes.name(), BenchmarkKind::RngSeeded.name());
+        assert_eq!(slug(&["phases", "01", "aes_modes", aes]), "phases-01-aes-modes-aes");
+        assert_eq!(slug(&["cpb", rng]), "cpb-rng-seeded");
     }
 }

@@ -629,6 +629,7 @@ impl Figure for Lines<'_> {
 mod tests {
     use super::*;
     use crate::report::model::{Bar, CpbPoint, CpbSeries, SoftwarePoint, SoftwareSeries};
+    use cyclebench_protocol::Primitive;
 
     #[test]
     fn a_chart_becomes_an_svg_and_a_png_of_the_same_size() {
@@ -699,8 +700,14 @@ mod tests {
                 .collect(),
         };
         for (axes, primitives) in [
-            (SoftwareAxes::CyclesAgainstLimbs, ["mp-mul", "mp-karatsuba"]),
-            (SoftwareAxes::CyclesPerByteAgainstLength, ["chacha20", "aes-bs-ctr"]),
+            (
+                SoftwareAxes::CyclesAgainstLimbs,
+                [Primitive::MpMulSchoolbook, Primitive::MpMulKaratsuba].map(Primitive::name),
+            ),
+            (
+                SoftwareAxes::CyclesPerByteAgainstLength,
+                [Primitive::Chacha20, Primitive::AesBitslicedCtr].map(Primitive::name),
+            ),
         ] {
             let chart = SoftwareChart {
                 name: String::from("software-x"),

@@ -42,6 +42,10 @@ fn environment() -> Result<Environment<'static>> {
         .context("loading report.md.j2")?;
     env.add_template("report.html.j2", HTML)
         .context("loading report.html.j2")?;
+    for (name, text) in super::views::templates() {
+        let context = format!("loading {name}");
+        env.add_template_owned(name, text).context(context)?;
+    }
     Ok(env)
 }
 

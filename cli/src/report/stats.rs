@@ -148,8 +148,9 @@ mod tests {
 
     fn record(accurate: bool, stats: &str) -> Record {
         parse(&format!(
-            r#"{{"status":"ok","benchmark":"hash","cycle_accurate":{accurate},
-            "phases":{{"init":10,"input":100}},"statistics":{stats}}}"#
+            r#"{{"status":"ok","benchmark":"{hash}","cycle_accurate":{accurate},
+            "phases":{{"init":10,"input":100}},"statistics":{stats}}}"#,
+            hash = cyclebench_protocol::BenchmarkKind::Hash.name(),
         ))
         .unwrap()
     }

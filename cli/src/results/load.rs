@@ -130,14 +130,39 @@ pub fn parse(text: &str) -> Result<Record> {
 
 #[cfg(test)]
 mod tests {
+    use cyclebench_protocol::{BenchmarkKind, ImplementationKind, Module, Primitive};
+
     use super::*;
 
-    const RECORD: &str = r#"{"status":"ok","benchmark":"hash","file":"f.bench","line":3,"phases":{"init":9}}"#;
+    /// `text` with `AES_MODULE` and `SOFTWARE_IMPLEMENTATION` replaced by the names of that
+    /// module and implementation kind, and `HASH`, `LEAKAGE`, `SOFTWARE`, `AES`, `CHACHA20`
+    /// and `KECCAK` by the names of those benchmark kinds and primitives.
+    fn named(text: &str) -> String {
+        [
+            ("AES_MODULE", Module::Aes.name()),
+            ("SOFTWARE_IMPLEMENTATION", ImplementationKind::Software.name()),
+            ("HASH", BenchmarkKind::Hash.name()),
+            ("LEAKAGE", BenchmarkKind::Leakage.name()),
+            ("SOFTWARE", BenchmarkKind::Software.name()),
+            ("AES", BenchmarkKind::Aes.name()),
+            ("CHACHA20", Primitive::Chacha20.name()),
+            ("KECCAK", Primitive::KeccakF1600.name()),
+        ]
+        .into_iter()
+        .fold(text.to_owned(), |t, (from, to)| t.replace(from, to))
+    }
+
+    fn parse_named(text: &str) -> Result<Record> {
+        parse(&named(text))
+    }
+
+    const RECORD: &str = r#"{"status":"ok","benchmark":"HASH","file":"f.bench","line":3,"phases":{"init":9}}"#;
 
     #[test]
     fn a_record_cut_in_half_is_skipped_and_the_others_are_read() {
-        let cut = &RECORD[..RECORD.len() / 2];
-        let text = format!("{RECORD}\n\n{RECORD}\n{cut}");
+        let record = named(RECORD);
+        let cut = &record[..record.len() / 2];
+        let text = format!("{record}\n\n{record}\n{cut}");
         let (records, skipped) = parse_lines(text.as_bytes());
         assert_eq!(records.len(), 2);
         assert_eq!(skipped.len(), 1);
@@ -161,8 +186,8 @@ mod tests {
 
     #[test]
     fn a_result_without_phases_reads_as_its_result_fields() {
-        let record = parse(
-            r#"{"status":"ok","benchmark":"leakage","file":"f.bench","line":1,"seed":1,
+        let record = parse_named(
+            r#"{"status":"ok","benchmark":"LEAKAGE","file":"f.bench","line":1,"seed":1,
                "measurements":100,"max_abs_t":12.5,"verdict":"leak","class0_count":50,
                "result_fields":["measurements","max_abs_t","verdict","class0_count"]}"#,
         )
@@ -175,8 +200,58 @@ mod tests {
     }
 
     #[test]
+    fn an_unbounded_value_reads_as_such_and_is_never_a_number() {
+        let fields = r#""result_fields":["measurements","max_abs_t","t_unbounded","t_unbounded_reason","max_abs_t_test","verdict","class0_count"]"#;
+        let record = parse_named(&format!(
+            r#"{{"status":"ok","benchmark":"LEAKAGE","measurements":100,"max_abs_t":null,"t_unbounded":true,
+               "t_unbounded_reason":"both classes have zero variance","max_abs_t_test":0,"verdict":"leak",
+               "class0_count":50,{fields}}}"#
+        ))
+        .unwrap();
+        let shown = "max_abs_t ∞ (zero variance)";
+        assert_eq!(
+            record.result_summary(usize::MAX),
+            format!("measurements 100, {shown}, max_abs_t_test 0, verdict leak, class0_count 50")
+        );
+        assert_eq!(
+            record.headline(),
+            format!("measurements 100, {shown}, max_abs_t_test 0, verdict leak, …")
+        );
+        assert!(record.unbounded("max_abs_t").is_some() && record.decimal("max_abs_t").is_none());
+        assert!(record.unbounded("verdict").is_none());
+
+        // Records written before the flag carried a sentinel number.
+        let old = parse_named(&format!(
+            r#"{{"status":"ok","benchmark":"LEAKAGE","measurements":100,"max_abs_t":42949672.95,
+               "max_abs_t_test":0,"verdict":"leak","class0_count":50,{}}}"#,
+            fields.replace(r#""t_unbounded","t_unbounded_reason","#, "")
+        ))
+        .unwrap();
+        assert_eq!(old.result_summary(2), format!("measurements 100, {shown}, …"));
+        assert_eq!(
+            (old.unbounded("max_abs_t").map(|u| u.shown), old.decimal("max_abs_t")),
+            (Some("∞ (zero variance)"), None)
+        );
+        let bounded =
+            parse_named(r#"{"status":"ok","benchmark":"LEAKAGE","max_abs_t":12.5,"t_unbounded":false}"#).unwrap();
+        assert_eq!(
+            (bounded.unbounded("max_abs_t"), bounded.decimal("max_abs_t")),
+            (None, Some(12.5))
+        );
+
+        // A kind that declares no headline shows its first few result fields.
+        let mut plain = old.clone();
+        plain.benchmark = BenchmarkKind::Hash.name().to_owned();
+        plain.result_fields = ["a", "b", "c", "d", "e"].map(String::from).to_vec();
+        for name in &plain.result_fields {
+            plain.details.insert(name.clone(), serde_json::Value::from(1));
+        }
+        assert_eq!(plain.headline(), "a 1, b 1, c 1, d 1, …");
+    }
+
+    #[test]
     fn a_line_cut_inside_a_character_is_skipped() {
-        let mut bytes = format!("{RECORD}\n{{\"status\":\"error\",\"error\":\"é").into_bytes();
+        let mut bytes = format!("{}\n{{\"status\":\"error\",\"error\":\"é", named(RECORD)).into_bytes();
         bytes.pop();
         let (records, skipped) = parse_lines(&bytes);
         assert_eq!(records.len(), 1);
@@ -201,8 +276,8 @@ mod tests {
 
     #[test]
     fn phases_keep_their_order_and_pick_up_statistics() {
-        let r = parse(
-            r#"{"status":"ok","benchmark":"hash","phases":{"init":9,"input":20,"await_digest":5},
+        let r = parse_named(
+            r#"{"status":"ok","benchmark":"HASH","phases":{"init":9,"input":20,"await_digest":5},
             "statistics":{"input":{"n":3,"min":19,"median":20,"max":25,"mean":21.33}},"total_cycles":34}"#,
         )
         .unwrap();
@@ -216,30 +291,33 @@ mod tests {
 
     #[test]
     fn kind_details_load_and_are_absent_on_other_records() {
-        let r = parse(
-            r#"{"status":"ok","benchmark":"software","phases":{"run":2097},"total_cycles":2097,
-            "bytes":1,"cycles_per_byte":2097.0,"primitive":"chacha20","variant":"rv32i","limbs":null,
+        let r = parse_named(
+            r#"{"status":"ok","benchmark":"SOFTWARE","phases":{"run":2097},"total_cycles":2097,
+            "bytes":1,"cycles_per_byte":2097.0,"primitive":"CHACHA20","variant":"rv32i","limbs":null,
             "stack_bytes":208,"code_symbol":"cb_chacha20_rv32i","code_bytes":3146}"#,
         )
         .unwrap();
-        assert_eq!((r.primitive(), r.variant()), (Some("chacha20"), Some("rv32i")));
+        assert_eq!(
+            (r.primitive(), r.variant()),
+            (Some(Primitive::Chacha20.name()), Some("rv32i"))
+        );
         assert_eq!(
             (r.limbs(), r.stack_bytes(), r.code_bytes),
             (None, Some(208), Some(3146))
         );
         assert_eq!(r.code_symbol.as_deref(), Some("cb_chacha20_rv32i"));
-        let mp = parse(r#"{"status":"ok","benchmark":"software","phases":{"run":65},"limbs":2}"#).unwrap();
+        let mp = parse_named(r#"{"status":"ok","benchmark":"SOFTWARE","phases":{"run":65},"limbs":2}"#).unwrap();
         assert_eq!(mp.limbs(), Some(2));
-        let old = parse(r#"{"status":"ok","benchmark":"hash","phases":{"init":9}}"#).unwrap();
+        let old = parse_named(r#"{"status":"ok","benchmark":"HASH","phases":{"init":9}}"#).unwrap();
         assert!(old.primitive().is_none() && old.variant().is_none() && old.limbs().is_none());
         assert!(old.stack_bytes().is_none() && old.code_symbol.is_none() && old.code_bytes.is_none());
     }
 
     #[test]
     fn raw_phases_load() {
-        let r = parse(
-            r#"{"status":"ok","benchmark":"software","file":"benchmarks/swcrypto/lengths.bench",
-            "request":"{\"software\": {\"primitive\": \"chacha20\", \"variant\": \"rv32i\", \"length\": 64}}",
+        let r = parse_named(
+            r#"{"status":"ok","benchmark":"SOFTWARE","file":"benchmarks/swcrypto/lengths.bench",
+            "request":"{\"SOFTWARE\": {\"primitive\": \"CHACHA20\", \"variant\": \"rv32i\", \"length\": 64}}",
             "phases":{"run":2098,"tail":3},"raw_phases":{"run":2102,"tail":7}}"#,
         )
         .unwrap();
@@ -250,14 +328,14 @@ mod tests {
             (Some(&7), None, 2109)
         );
         assert_eq!(r.file_stem(), "lengths");
-        let fixed = parse(
-            r#"{"status":"error","benchmark":"software","raw_phases":null,
-            "request":"{\"software\": {\"primitive\": \"keccak-f1600\", \"variant\": \"rv32i\"}}"}"#,
+        let fixed = parse_named(
+            r#"{"status":"error","benchmark":"SOFTWARE","raw_phases":null,
+            "request":"{\"SOFTWARE\": {\"primitive\": \"KECCAK\", \"variant\": \"rv32i\"}}"}"#,
         )
         .unwrap();
         assert!(fixed.raw_phases.is_empty());
         assert_eq!(fixed.raw_total(), 0);
-        let e = parse(r#"{"status":"ok","benchmark":"hash","raw_phases":{"init":-1}}"#).unwrap_err();
+        let e = parse_named(r#"{"status":"ok","benchmark":"HASH","raw_phases":{"init":-1}}"#).unwrap_err();
         assert!(
             format!("{e:#}").contains("'init' has a value that does not fit"),
             "{e:#}"
@@ -266,7 +344,7 @@ mod tests {
 
     #[test]
     fn a_phase_that_is_not_a_count_is_an_error() {
-        let e = parse(r#"{"status":"ok","benchmark":"hash","phases":{"init":"x"}}"#).unwrap_err();
+        let e = parse_named(r#"{"status":"ok","benchmark":"HASH","phases":{"init":"x"}}"#).unwrap_err();
         assert!(
             format!("{e:#}").contains("'init' has a value that does not fit"),
             "{e:#}"
@@ -275,8 +353,9 @@ mod tests {
 
     #[test]
     fn a_record_reads_back_as_written() {
-        let text = r#"{"status":"ok","target":"qemu-virt","platform":"qemu-virt","file":"f.bench","line":3,"request":"x","benchmark":"aes","dataset":"ecb-128","config":"encrypt total automatic","module":"aes","implementation":"software","implementation_name":"rustcrypto-aes","verified":true,"check":"known_answer","cycle_accurate":false,"repetitions":1,"overhead":4,"phases":{"init":1,"process":2,"deinit":3},"raw_phases":{"init":5,"process":6,"deinit":7},"statistics":null,"total_cycles":6,"bytes":16,"cycles_per_byte":0.38,"code_symbol":null,"code_bytes":null,"reason":null,"error":null,"attempts":1,"firmware_revision":"r","timestamp":"t","blocks":1}"#;
-        let r = parse(text).unwrap();
+        let text = r#"{"status":"ok","target":"qemu-virt","platform":"qemu-virt","file":"f.bench","line":3,"request":"x","benchmark":"AES","dataset":"ecb-128","config":"encrypt total automatic","module":"AES_MODULE","implementation":"SOFTWARE_IMPLEMENTATION","implementation_name":"rustcrypto-aes","verified":true,"check":"known_answer","cycle_accurate":false,"repetitions":1,"overhead":4,"phases":{"init":1,"process":2,"deinit":3},"raw_phases":{"init":5,"process":6,"deinit":7},"statistics":null,"total_cycles":6,"bytes":16,"cycles_per_byte":0.38,"code_symbol":null,"code_bytes":null,"reason":null,"error":null,"attempts":1,"firmware_revision":"r","timestamp":"t","blocks":1}"#;
+        let text = named(text);
+        let r = parse(&text).unwrap();
         assert_eq!(r.category("init"), cyclebench_protocol::PhaseCategory::Initialisation);
         assert_eq!(r.number("blocks"), Some(1));
         assert_eq!(serde_json::to_string(&r).unwrap(), text);

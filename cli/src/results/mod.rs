@@ -13,7 +13,7 @@ mod writer;
 
 use std::path::Path;
 
-use cyclebench_protocol::{BenchmarkKind, Check, ImplementationKind, PhaseCategory};
+use cyclebench_protocol::{BenchmarkKind, Check, ImplementationKind, PhaseCategory, Presentation, Unbounded};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -171,14 +171,44 @@ impl Record {
         self.status == Status::Ok && !self.phases.is_empty()
     }
 
-    /// The result's first `most` facts as `name value` pairs, in the result's order (the
-    /// headline ones first: a leakage result's measurements, largest |t| and verdict), with
-    /// `…` when there are more.
+    /// The result's first `most` facts as `name value` pairs, in the result's order, with `…`
+    /// when there are more. An unbounded value reads as its kind shows it; the fields that
+    /// say it is unbounded are folded into it.
     pub fn result_summary(&self, most: usize) -> String {
-        let mut pairs: Vec<String> = self
-            .result_fields
-            .iter()
-            .filter_map(|name| self.details.get(name).map(|v| format!("{name} {}", plain(v))))
+        self.summary_of(self.result_fields.iter().map(String::as_str), most)
+    }
+
+    /// The facts a progress line shows for a result without phases: the headline fields its
+    /// kind declares (with `…` when the result has more), or its first few facts.
+    pub fn headline(&self) -> String {
+        let headline = self.presentation().headline;
+        if headline.is_empty() {
+            return self.result_summary(Presentation::HEADLINE_FIELDS);
+        }
+        let mut text = self.summary_of(headline.iter().copied(), usize::MAX);
+        if self.summary_of(self.result_fields.iter().map(String::as_str), usize::MAX) != text {
+            text.push_str(", …");
+        }
+        text
+    }
+
+    fn summary_of<'a>(&self, names: impl Iterator<Item = &'a str>, most: usize) -> String {
+        let presentation = self.presentation();
+        let folded = |name: &str| {
+            presentation
+                .unbounded
+                .iter()
+                .any(|u| u.flag == name || u.reason == name)
+        };
+        let mut pairs: Vec<String> = names
+            .filter(|name| !folded(name))
+            .filter_map(|name| {
+                let shown = match self.unbounded(name) {
+                    Some(u) => u.shown.to_owned(),
+                    None => plain(self.details.get(name)?),
+                };
+                Some(format!("{name} {shown}"))
+            })
             .collect();
         if pairs.len() > most {
             pairs.truncate(most);
@@ -190,6 +220,24 @@ impl Record {
     /// The benchmark kind, when the record names one.
     pub fn benchmark_kind(&self) -> Option<BenchmarkKind> {
         BenchmarkKind::from_name(&self.benchmark)
+    }
+
+    /// How the record's kind is shown; the default for records of no known kind.
+    pub fn presentation(&self) -> &'static Presentation {
+        self.benchmark_kind()
+            .map_or(&Presentation::PHASES, BenchmarkKind::presentation)
+    }
+
+    /// The declaration of `field` when the record's value of it is unbounded: its flag is
+    /// set, or (in records written before the flag) its value is the old sentinel number.
+    pub fn unbounded(&self, field: &str) -> Option<&'static Unbounded> {
+        let u = self.presentation().unbounded(field)?;
+        let flagged = self.details.get(u.flag).and_then(Value::as_bool) == Some(true);
+        let sentinel = u
+            .legacy_sentinel
+            .zip(self.details.get(field).and_then(Value::as_f64))
+            .is_some_and(|(sentinel, value)| value >= sentinel);
+        (flagged || sentinel).then_some(u)
     }
 
     /// Corrected phases in execution order, with their statistics when repeated.
@@ -268,6 +316,15 @@ impl Record {
     /// A numeric detail of the benchmark kind (e.g. `limbs`).
     pub fn number(&self, field: &str) -> Option<u64> {
         self.details.get(field).and_then(Value::as_u64)
+    }
+
+    /// A detail with a fraction (e.g. `speedup`); `None` when it is unbounded, so that no
+    /// statistic averages or plots a stand-in number.
+    pub fn decimal(&self, field: &str) -> Option<f64> {
+        if self.unbounded(field).is_some() {
+            return None;
+        }
+        self.details.get(field).and_then(Value::as_f64)
     }
 
     /// Software primitive (`chacha20`, `mp-mul`, ...), for `software` benchmarks.

@@ -166,7 +166,9 @@ mod tests {
     use super::*;
 
     fn record(line: usize, error: &str) -> Record {
-        let mut r = super::super::parse(r#"{"status":"error","benchmark":"hash","file":"f.bench"}"#).unwrap();
+        let hash = cyclebench_protocol::BenchmarkKind::Hash.name();
+        let text = format!(r#"{{"status":"error","benchmark":"{hash}","file":"f.bench"}}"#);
+        let mut r = super::super::parse(&text).unwrap();
         r.line = line;
         r.error = Some(error.to_owned());
         r

@@ -472,7 +472,7 @@ fn report_line(r: &Record, number: usize) {
         Status::Ok => match r.total_cycles {
             Some(c) => eprintln!("{what}: {c} cycles{}", checked(r.check)),
             None if !r.result_fields.is_empty() => {
-                eprintln!("{what}: {}{}", r.result_summary(4), checked(r.check))
+                eprintln!("{what}: {}{}", r.headline(), checked(r.check))
             }
             None => eprintln!("{what}: ok"),
         },

@@ -20,7 +20,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt::Write;
 
-use crate::kind::{Description, Field, Kind, PhaseSpec, Shape};
+use crate::kind::{Description, Field, Kind, PhaseSpec, Presentation, Shape, Unbounded};
 use crate::wire::{self, parse_number, Options, Tokens, WireError};
 use crate::{LengthUnit, Module, NamedPhase, Phases, Primitive, SoftwareBenchmark, SoftwareVariant};
 
@@ -266,6 +266,18 @@ impl Kind for LeakageBenchmark {
     const TAG: &'static str = "leak";
     // The result is statistics of many calls, not phases of one.
     const PHASES: &'static [PhaseSpec] = &[];
+    const PRESENTATION: Presentation = Presentation {
+        not_stacked: Some("its result is timing statistics of many calls, not phases, tabled under Leakage tests"),
+        headline: &["measurements", "max_abs_t", "max_abs_t_test", "verdict"],
+        unbounded: &[Unbounded {
+            field: "max_abs_t",
+            flag: "t_unbounded",
+            reason: "t_unbounded_reason",
+            shown: "∞ (zero variance)",
+            // |t| × 100 saturated at u32::MAX.
+            legacy_sentinel: Some(u32::MAX as f64 / 100.0),
+        }],
+    };
 
     fn repetitions(&self) -> Option<u16> {
         None

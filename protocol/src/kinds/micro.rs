@@ -6,7 +6,7 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::kind::{Description, Kind, PhaseCategory, PhaseSpec, Shape};
+use crate::kind::{Description, Kind, PhaseCategory, PhaseSpec, Presentation, Shape};
 use crate::wire::{self, Options, Tokens, WireError};
 use crate::{Cycles, NamedPhase, Phases};
 
@@ -39,6 +39,11 @@ impl Kind for MicroBenchmark {
         PhaseSpec::once(BLOCKS[7], PhaseCategory::Other),
         PhaseSpec::once(BLOCKS[8], PhaseCategory::Other),
     ];
+    const PRESENTATION: Presentation = Presentation {
+        // Stacking would suggest a sequence that is not there.
+        not_stacked: Some("its blocks are independent instruction sequences, not phases of one operation"),
+        ..Presentation::PHASES
+    };
 
     fn repetitions(&self) -> Option<u16> {
         self.repetitions

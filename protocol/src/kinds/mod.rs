@@ -34,7 +34,7 @@ pub use offload::{
 pub use rng::{GeneratePhases, RngPhases, RngSeededBenchmark, RngTrueRandomBenchmark};
 pub use software::{LengthUnit, Primitive, SoftwareBenchmark, SoftwarePhases, SoftwareVariant};
 
-use crate::kind::{DatasetFamily, Description, Field, Kind, PhaseCategory, PhaseSpec, Shape};
+use crate::kind::{DatasetFamily, Description, Field, Kind, PhaseCategory, PhaseSpec, Presentation, Shape};
 use crate::wire::{Tokens, WireError};
 use crate::{DatasetId, NamedPhase, MAX_REPETITIONS};
 
@@ -76,6 +76,11 @@ macro_rules! register {
             /// Every phase results of this kind can carry.
             pub fn phases(self) -> &'static [PhaseSpec] {
                 match self { $( Self::$kind => <$kind_type as Kind>::PHASES, )* }
+            }
+
+            /// How results of this kind are shown.
+            pub fn presentation(self) -> &'static Presentation {
+                match self { $( Self::$kind => &<$kind_type as Kind>::PRESENTATION, )* }
             }
         }
 

@@ -7,7 +7,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::kind::{Description, Field, Kind, PhaseCategory, PhaseSpec, Shape};
+use crate::kind::{Description, Field, Kind, PhaseCategory, PhaseSpec, Presentation, Shape};
 use crate::wire::{self, Options, Tokens, WireError};
 use crate::{Cycles, NamedPhase, Phases, MAX_LIMBS, MAX_SOFTWARE_BYTES};
 
@@ -52,6 +52,26 @@ pub enum Primitive {
     /// One level of subtractive Karatsuba in a reduced radix (`length` even).
     #[cfg_attr(feature = "serde", serde(rename = "mp-karatsuba-reduced"))]
     MpMulKaratsubaReduced,
+}
+
+impl Primitive {
+    /// The operation a primitive computes, shared by its variants of representation and
+    /// algorithm (reports chart a family together); `None` for a primitive of its own.
+    pub fn family(self) -> Option<&'static str> {
+        match self {
+            Self::MpAddFull | Self::MpAddReduced => Some("addition"),
+            Self::MpMulSchoolbook
+            | Self::MpMulSchoolbookReduced
+            | Self::MpMulKaratsuba
+            | Self::MpMulKaratsubaReduced => Some("multiplication"),
+            Self::AesTableKeySchedule
+            | Self::AesTableEncrypt
+            | Self::AesBitslicedKeySchedule
+            | Self::AesBitslicedCtr
+            | Self::Chacha20
+            | Self::KeccakF1600 => None,
+        }
+    }
 }
 
 /// What a software benchmark's `length` counts.
@@ -201,6 +221,11 @@ impl Kind for SoftwareBenchmark {
     const NAME: &'static str = "software";
     const TAG: &'static str = "sw";
     const PHASES: &'static [PhaseSpec] = &[PhaseSpec::once("run", PhaseCategory::Other)];
+    // A stacked bar of one phase would only show one block of "other".
+    const PRESENTATION: Presentation = Presentation {
+        not_stacked: Some("each primitive is a single phase (run), charted under Software primitives"),
+        ..Presentation::PHASES
+    };
 
     fn repetitions(&self) -> Option<u16> {
         self.repetitions
@@ -212,6 +237,9 @@ impl Kind for SoftwareBenchmark {
             ("primitive", Field::Text(String::from(self.primitive.name()))),
             ("variant", Field::Text(String::from(self.variant.name()))),
         ]);
+        if let Some(family) = self.primitive.family() {
+            fields.push(("family", Field::Text(String::from(family))));
+        }
         match (self.primitive.length_unit(), self.length) {
             (LengthUnit::Bytes, Some(n)) => config.push_str(&format!(" {n} B")),
             (LengthUnit::Limbs, Some(n)) => {

@@ -92,3 +92,48 @@ fn offload_sizes_are_whole_kib_up_to_five_pages() {
         assert!(request(bad).check().is_err(), "{bad}");
     }
 }
+
+#[test]
+fn a_kind_without_phases_says_how_it_is_shown_instead() {
+    for kind in BenchmarkKind::ALL {
+        let presentation = kind.presentation();
+        // A result without phases has nothing to stack: the report must say why.
+        if kind.phases().is_empty() {
+            assert!(presentation.not_stacked.is_some(), "{}", kind.name());
+        }
+        for u in presentation.unbounded {
+            assert!(u.field != u.flag && u.flag != u.reason, "{}", kind.name());
+        }
+    }
+    assert_eq!(BenchmarkKind::Hash.presentation(), &Presentation::PHASES);
+    let leakage = BenchmarkKind::Leakage.presentation();
+    let t = leakage.unbounded("max_abs_t").expect("|t| can be unbounded");
+    assert_eq!(t.legacy_sentinel, Some(42_949_672.95));
+    assert!(leakage.unbounded("verdict").is_none());
+}
+
+#[test]
+fn multi_precision_primitives_describe_their_family() {
+    let family = |primitive: Primitive, length: Option<u32>| {
+        let b = SoftwareBenchmark {
+            primitive,
+            variant: SoftwareVariant::Rust,
+            length,
+            repetitions: None,
+        };
+        b.describe()
+            .fields
+            .into_iter()
+            .find(|(name, _)| *name == "family")
+            .map(|(_, f)| f)
+    };
+    let text = |s: &str| Some(Field::Text(String::from(s)));
+    assert_eq!(family(Primitive::MpAddReduced, Some(8)), text("addition"));
+    assert_eq!(family(Primitive::MpMulKaratsuba, Some(8)), text("multiplication"));
+    assert_eq!(
+        family(Primitive::MpMulSchoolbookReduced, Some(8)),
+        text("multiplication")
+    );
+    assert_eq!(family(Primitive::Chacha20, Some(64)), None);
+    assert_eq!(family(Primitive::KeccakF1600, None), None);
+}
