@@ -164,7 +164,13 @@ mod tests {
     }
 
     /// A leakage record as `cyclebench run` writes it (unused fields left out).
-    fn leakage(line: usize, operation: &str, t: f64, test: u64, verdict: &str, means: (f64, f64)) -> String {
+    fn leakage(line: usize, operation: &str, t: Option<f64>, test: u64, verdict: &str, means: (f64, f64)) -> String {
+        let t = match t {
+            Some(t) => format!(r#"{t},"t_unbounded":false"#),
+            None => String::from(
+                r#"null,"t_unbounded":true,"t_unbounded_reason":"both classes have zero variance and different means""#,
+            ),
+        };
         format!(
             r#"{{"status":"ok","target":"ibex-sim","platform":"ibex-sim","file":"leak.bench","line":{line},"benchmark":"leakage","module":"cpu","implementation":"software","verified":true,"cycle_accurate":true,"repetitions":1,"overhead":4,"phases":{{}},"total_cycles":0,"operation":"{operation}","variant":"rv32i","secret":"data","seed":1,"measurements":10000,"max_abs_t":{t},"max_abs_t_test":{test},"verdict":"{verdict}","class0_count":5000,"class0_mean":{},"class0_variance":0.0,"class1_count":5000,"class1_mean":{},"class1_variance":0.25,"entry":1234,"code_symbol":"cb_{operation}_rv32i","code_bytes":66,"firmware_revision":"abc","timestamp":"2026-11-22T03:19:21+00:00"}}"#,
             means.0, means.1,
@@ -175,9 +181,9 @@ mod tests {
     fn leakage_results_get_their_table_and_no_phase_chart() {
         let dir = tempfile::tempdir().unwrap();
         let lines = [
-            leakage(1, "compare-leaky", 42949672.95, 0, "leak", (183.0, 32.5)),
-            leakage(2, "compare-ct", 0.0, 0, "no-leak-detected", (199.0, 199.0)),
-            leakage(3, "mp-mul", 39.46, 3, "leak", (2224.0, 2221.95)),
+            leakage(1, "compare-leaky", None, 0, "leak", (183.0, 32.5)),
+            leakage(2, "compare-ct", Some(0.0), 0, "no-leak-detected", (199.0, 199.0)),
+            leakage(3, "mp-mul", Some(39.46), 3, "leak", (2224.0, 2221.95)),
         ];
         std::fs::write(dir.path().join("results.jsonl"), lines.join("\n")).unwrap();
         let written = write(dir.path()).unwrap();

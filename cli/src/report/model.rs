@@ -877,7 +877,6 @@ fn leakage_row(r: &Record) -> Option<LeakageRow> {
         (None, None) => String::new(),
     };
     let max_abs_t = decimal("max_abs_t");
-    let unbounded = f64::from(cyclebench_protocol::LEAK_T_UNBOUNDED) / 100.0;
     Some(LeakageRow {
         location: r.location(),
         operation: text("operation"),
@@ -885,7 +884,7 @@ fn leakage_row(r: &Record) -> Option<LeakageRow> {
         secret: text("secret"),
         length,
         measurements: r.number("measurements"),
-        unbounded: max_abs_t.is_some_and(|t| t >= unbounded),
+        unbounded: r.details.get("t_unbounded").and_then(serde_json::Value::as_bool) == Some(true),
         max_abs_t,
         test: match r.number("max_abs_t_test") {
             Some(0) => String::from("uncropped"),
