@@ -21,7 +21,9 @@ use cyclebench_protocol::{
     Check, ErrorKind, ImplementationKind, LeakOperation, LeakageBenchmark, Phases, Secret, LEAK_AES_MAX_BYTES,
 };
 
-use super::{test, timed, unsupported, Rng, Subject, FIXED};
+use cyclebench_swcrypto::harness::{Rng, Subject, FIXED};
+
+use super::{test, timed, unsupported};
 use crate::benchmarks::{BenchError, Outcome};
 use crate::platform::{Platform, Provided};
 
