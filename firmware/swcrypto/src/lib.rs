@@ -19,28 +19,9 @@ pub mod aes_table;
 pub mod chacha20;
 pub mod compare;
 pub mod ctr_drbg;
-pub mod harness;
 pub mod keccak;
 pub mod mp;
-pub mod stream;
 mod test_support;
-
-// The harness of every primitive of the protocol, one line each; a primitive without one
-// does not compile.
-harness::registry! {
-    AesTableKeySchedule => aes_table::harness::KeySchedule,
-    AesTableEncrypt => aes_table::harness::Encrypt,
-    AesBitslicedKeySchedule => aes_bitsliced::harness::KeySchedule,
-    AesBitslicedCtr => stream::Stream<aes_bitsliced::harness::Ctr>,
-    Chacha20 => stream::Stream<chacha20::harness::Chacha20>,
-    KeccakF1600 => keccak::harness::Keccak,
-    MpAddFull => mp::harness::MpAdd<mp::harness::AddFull>,
-    MpAddReduced => mp::harness::MpAdd<mp::harness::AddReduced>,
-    MpMulSchoolbook => mp::harness::MpMul<mp::harness::MulSchoolbook>,
-    MpMulSchoolbookReduced => mp::harness::MpMul<mp::harness::MulSchoolbookReduced>,
-    MpMulKaratsuba => mp::harness::MpMul<mp::harness::MulKaratsuba>,
-    MpMulKaratsubaReduced => mp::harness::MpMul<mp::harness::MulKaratsubaReduced>,
-}
 
 use alloc::string::String;
 

@@ -99,6 +99,33 @@ impl Samples {
     }
 }
 
+/// A 4-byte-aligned byte buffer (the assembly takes its word path on aligned data), shared by
+/// the software and leakage benchmarks.
+pub struct Buffer {
+    words: Vec<u32>,
+    len: usize,
+}
+
+impl Buffer {
+    /// `len` zero bytes.
+    pub fn new(len: usize) -> Self {
+        Self {
+            words: alloc::vec![0; len.div_ceil(4)],
+            len,
+        }
+    }
+
+    /// The bytes.
+    pub fn bytes(&self) -> &[u8] {
+        &bytemuck::cast_slice(&self.words)[..self.len]
+    }
+
+    /// The bytes, to fill or transform in place.
+    pub fn bytes_mut(&mut self) -> &mut [u8] {
+        &mut bytemuck::cast_slice_mut(&mut self.words)[..self.len]
+    }
+}
+
 /// Runs `f` on the platform's software modules with the instruction cache on: software runs
 /// from where the firmware's code runs (flash, on Earl Grey) with the cache a firmware would
 /// turn on. Hardware benchmarks keep it off, as the thesis measured them.

@@ -26,8 +26,6 @@ use alloc::string::String;
 use crate::test_support::{Aligned, Xorshift32};
 use crate::{Report, Variant};
 
-pub mod harness;
-
 /// One variant of bitsliced AES-128-CTR.
 #[derive(Clone, Copy)]
 pub struct AesBitsliced {

@@ -13,8 +13,6 @@ use alloc::string::String;
 use crate::test_support::{Aligned, Xorshift32};
 use crate::{Report, Variant};
 
-pub mod harness;
-
 /// One variant of table-based AES-128.
 #[derive(Clone, Copy)]
 pub struct AesTable {

@@ -16,8 +16,6 @@ use crate::test_support::{Aligned, Xorshift32};
 use crate::{Report, Variant};
 use alloc::format;
 
-pub mod harness;
-
 /// A ChaCha20 implementation: XORs the keystream for `key` and `nonce`, starting at block
 /// `counter`, into `data` in place (encryption and decryption are the same operation).
 pub type Chacha20Fn = fn(key: &[u8; 32], nonce: &[u8; 12], counter: u32, data: &mut [u8]);

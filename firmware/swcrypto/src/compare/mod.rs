@@ -15,8 +15,6 @@ use alloc::format;
 
 use crate::{Report, Variant};
 
-pub mod harness;
-
 /// A comparison of two 16-byte buffers: `true` when they are equal.
 pub type EqualFn = fn(a: &[u8; 16], b: &[u8; 16]) -> bool;
 

@@ -28,8 +28,6 @@ use crate::test_support::Xorshift64;
 use crate::{Report, Variant};
 use alloc::format;
 
-pub mod harness;
-
 /// One variant of Keccak-f[1600]: its permutation and the conversions to and from its internal
 /// representation (`[u32; 50]`, two words per lane in lane order `x + 5y`).
 #[derive(Clone, Copy)]

@@ -42,8 +42,6 @@ use crate::test_support::Xorshift32;
 use crate::{Report, Variant};
 use alloc::format;
 
-pub mod harness;
-
 /// Largest limb count the Karatsuba scratch space is sized for (1024-bit operands).
 pub const MAX_LIMBS: usize = 32;
 /// Bits per limb in the reduced-radix representation.

@@ -21,9 +21,7 @@ use cyclebench_protocol::{
     Check, ErrorKind, ImplementationKind, LeakOperation, LeakageBenchmark, Phases, Secret, LEAK_AES_MAX_BYTES,
 };
 
-use cyclebench_swcrypto::harness::{Rng, Subject, FIXED};
-
-use super::{test, timed, unsupported};
+use super::{test, timed, unsupported, Rng, Subject, FIXED};
 use crate::benchmarks::{BenchError, Outcome};
 use crate::platform::{Platform, Provided};
 
