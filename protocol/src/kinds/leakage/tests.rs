@@ -329,3 +329,21 @@ fn json_names_are_wire_names() {
         "{error}"
     );
 }
+
+#[test]
+fn operation_and_variant_names_are_unique_and_round_trip() {
+    let names: Vec<&str> = LeakOperation::all().map(LeakOperation::name).collect();
+    let mut unique = names.clone();
+    unique.sort_unstable();
+    unique.dedup();
+    assert_eq!(unique.len(), names.len(), "{names:?}");
+    for o in LeakOperation::all() {
+        assert_eq!(LeakOperation::from_name(o.name()), Some(o));
+        assert!(!o.secrets().is_empty(), "{o:?}");
+        assert_eq!(o.accelerator(), o.module().is_some());
+    }
+    for v in LeakVariant::all() {
+        assert_eq!(LeakVariant::from_name(v.name()), Some(v));
+    }
+    assert_eq!(LeakOperation::all().count(), Primitive::ALL.len() + 5);
+}
