@@ -564,15 +564,13 @@ impl Shape for LeakagePhases {
                     None => Field::Decimal(f64::from(t) / 100.0),
                 },
             ),
+            ("max_abs_t_test", Field::Number(test as u64)),
+            ("verdict", Field::Text(String::from(self.verdict()))),
             ("t_unbounded", Field::Flag(unbounded.is_some())),
         ]);
         if let Some(reason) = unbounded {
             fields.push(("t_unbounded_reason", Field::Text(String::from(reason))));
         }
-        fields.extend([
-            ("max_abs_t_test", Field::Number(test as u64)),
-            ("verdict", Field::Text(String::from(self.verdict()))),
-        ]);
         let names = [
             (
                 "class0_count",
