@@ -88,6 +88,11 @@ pub enum Field {
     Number(u64),
     /// A quantity with a fraction, e.g. a mean or a test statistic (a JSON number).
     Decimal(f64),
+    /// A yes-or-no fact (a JSON boolean).
+    Flag(bool),
+    /// A quantity that has no finite value here, e.g. an unbounded test statistic (JSON
+    /// `null`); a field beside it says why.
+    Null,
 }
 
 /// How a request reads in results files and reports.

@@ -173,6 +173,8 @@ impl Record {
                 Field::Text(t) => Value::from(t),
                 Field::Number(n) => Value::from(n),
                 Field::Decimal(d) => Value::from(d),
+                Field::Flag(b) => Value::from(b),
+                Field::Null => Value::Null,
             };
             self.details.insert(name.to_owned(), value);
         }

@@ -7,71 +7,115 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use super::leakage::Secret;
 use crate::kind::{Description, Field, Kind, PhaseCategory, PhaseSpec, Presentation, Shape};
 use crate::wire::{self, Options, Tokens, WireError};
 use crate::{Cycles, NamedPhase, Phases, MAX_LIMBS, MAX_SOFTWARE_BYTES};
 
-/// A software primitive the suite can time (seed 2's study, plus its key schedules). Its
-/// JSON name is its wire name ([`Primitive::name`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum Primitive {
-    /// Table-based AES-128 key expansion.
-    #[cfg_attr(feature = "serde", serde(rename = "aes-table-ks"))]
-    AesTableKeySchedule,
-    /// Table-based AES-128 encryption of one 16-byte block.
-    #[cfg_attr(feature = "serde", serde(rename = "aes-table"))]
-    AesTableEncrypt,
-    /// Bitsliced AES-128 key expansion into the bitsliced round-key format.
-    #[cfg_attr(feature = "serde", serde(rename = "aes-bs-ks"))]
-    AesBitslicedKeySchedule,
-    /// Bitsliced AES-128-CTR (two blocks in parallel) over `length` bytes.
-    #[cfg_attr(feature = "serde", serde(rename = "aes-bs-ctr"))]
-    AesBitslicedCtr,
-    /// ChaCha20 over `length` bytes.
-    #[cfg_attr(feature = "serde", serde(rename = "chacha20"))]
-    Chacha20,
-    /// One Keccak-f[1600] permutation of the 200-byte state.
-    #[cfg_attr(feature = "serde", serde(rename = "keccak-f1600"))]
-    KeccakF1600,
-    /// Addition of two `length`-limb integers in radix 2^32 with explicit carries.
-    #[cfg_attr(feature = "serde", serde(rename = "mp-add"))]
-    MpAddFull,
-    /// Limb-wise addition of two `length`-limb integers in a reduced radix (no carries).
-    #[cfg_attr(feature = "serde", serde(rename = "mp-add-reduced"))]
-    MpAddReduced,
-    /// Schoolbook multiplication of two `length`-limb integers, radix 2^32.
-    #[cfg_attr(feature = "serde", serde(rename = "mp-mul"))]
-    MpMulSchoolbook,
-    /// Schoolbook multiplication in a reduced radix.
-    #[cfg_attr(feature = "serde", serde(rename = "mp-mul-reduced"))]
-    MpMulSchoolbookReduced,
-    /// One level of subtractive Karatsuba, radix 2^32 (`length` even).
-    #[cfg_attr(feature = "serde", serde(rename = "mp-karatsuba"))]
-    MpMulKaratsuba,
-    /// One level of subtractive Karatsuba in a reduced radix (`length` even).
-    #[cfg_attr(feature = "serde", serde(rename = "mp-karatsuba-reduced"))]
-    MpMulKaratsubaReduced,
+/// Bytes of data one run of a primitive processes, where cycles per byte mean something.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum PerRun {
+    /// None: cycles per byte of a key schedule or an integer operation mean nothing.
+    Nothing,
+    /// A fixed size (the seed's Table 1 divides by 16 for a table-AES block and by 200 for
+    /// Keccak-f's state).
+    Fixed(u32),
+    /// The request's `length`, in bytes.
+    Length,
 }
 
-impl Primitive {
-    /// The operation a primitive computes, shared by its variants of representation and
-    /// algorithm (reports chart a family together); `None` for a primitive of its own.
-    pub fn family(self) -> Option<&'static str> {
-        match self {
-            Self::MpAddFull | Self::MpAddReduced => Some("addition"),
-            Self::MpMulSchoolbook
-            | Self::MpMulSchoolbookReduced
-            | Self::MpMulKaratsuba
-            | Self::MpMulKaratsubaReduced => Some("multiplication"),
-            Self::AesTableKeySchedule
-            | Self::AesTableEncrypt
-            | Self::AesBitslicedKeySchedule
-            | Self::AesBitslicedCtr
-            | Self::Chacha20
-            | Self::KeccakF1600 => None,
+/// What a primitive's `length` counts, with the parity rule of Karatsuba's halves.
+#[cfg(test)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Size {
+    Fixed,
+    Bytes,
+    Limbs,
+    /// An even number of limbs: one level of Karatsuba splits operands in halves.
+    EvenLimbs,
+}
+
+/// The primitive table: one line per primitive, from which the enum, its names (wire and
+/// JSON alike), its length rule, its bytes per run, the secrets a leakage test may pick and
+/// its report family are generated.
+macro_rules! primitives {
+    ($(
+        $(#[$doc:meta])*
+        $variant:ident = $name:literal, $size:ident, $per_run:expr, [$($secret:ident),+], $family:expr;
+    )*) => {
+        /// A software primitive the suite can time (seed 2's study, plus its key schedules).
+        /// Its JSON name is its wire name ([`Primitive::name`]).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+        pub enum Primitive {
+            $(
+                $(#[$doc])*
+                #[cfg_attr(feature = "serde", serde(rename = $name))]
+                $variant,
+            )*
         }
-    }
+
+        impl Primitive {
+            /// Every primitive, in report order.
+            pub const ALL: [Primitive; [$(stringify!($variant)),*].len()] = [$(Self::$variant),*];
+
+            /// Stable name, as on the wire and in results files.
+            pub fn name(self) -> &'static str {
+                match self { $(Self::$variant => $name,)* }
+            }
+
+            /// The length rule of the table, which [`Primitive::length_unit`] and
+            /// [`Primitive::even_limbs`] are tested against.
+            #[cfg(test)]
+            fn size(self) -> Size {
+                match self { $(Self::$variant => Size::$size,)* }
+            }
+
+            fn per_run(self) -> PerRun {
+                use PerRun::*;
+                match self { $(Self::$variant => $per_run,)* }
+            }
+
+            /// The inputs a leakage test can make secret: the key of a cipher, the data of
+            /// anything that has data (plaintext, state, operands).
+            pub fn secrets(self) -> &'static [Secret] {
+                match self { $(Self::$variant => &[$(Secret::$secret),+],)* }
+            }
+
+            /// The family a report groups the primitive in (`addition`, `multiplication`), if
+            /// any.
+            pub fn family(self) -> Option<&'static str> {
+                match self { $(Self::$variant => $family,)* }
+            }
+        }
+    };
+}
+
+primitives! {
+    /// Table-based AES-128 key expansion.
+    AesTableKeySchedule = "aes-table-ks", Fixed, Nothing, [Key], None;
+    /// Table-based AES-128 encryption of one 16-byte block.
+    AesTableEncrypt = "aes-table", Fixed, Fixed(16), [Key, Data], None;
+    /// Bitsliced AES-128 key expansion into the bitsliced round-key format.
+    AesBitslicedKeySchedule = "aes-bs-ks", Fixed, Nothing, [Key], None;
+    /// Bitsliced AES-128-CTR (two blocks in parallel) over `length` bytes.
+    AesBitslicedCtr = "aes-bs-ctr", Bytes, Length, [Key, Data], None;
+    /// ChaCha20 over `length` bytes.
+    Chacha20 = "chacha20", Bytes, Length, [Key, Data], None;
+    /// One Keccak-f[1600] permutation of the 200-byte state.
+    KeccakF1600 = "keccak-f1600", Fixed, Fixed(200), [Data], None;
+    /// Addition of two `length`-limb integers in radix 2^32 with explicit carries.
+    MpAddFull = "mp-add", Limbs, Nothing, [Data], Some("addition");
+    /// Limb-wise addition of two `length`-limb integers in a reduced radix (no carries).
+    MpAddReduced = "mp-add-reduced", Limbs, Nothing, [Data], Some("addition");
+    /// Schoolbook multiplication of two `length`-limb integers, radix 2^32.
+    MpMulSchoolbook = "mp-mul", Limbs, Nothing, [Data], Some("multiplication");
+    /// Schoolbook multiplication in a reduced radix.
+    MpMulSchoolbookReduced = "mp-mul-reduced", Limbs, Nothing, [Data], Some("multiplication");
+    /// One level of subtractive Karatsuba, radix 2^32 (`length` even).
+    MpMulKaratsuba = "mp-karatsuba", EvenLimbs, Nothing, [Data], Some("multiplication");
+    /// One level of subtractive Karatsuba in a reduced radix (`length` even).
+    MpMulKaratsubaReduced = "mp-karatsuba-reduced", EvenLimbs, Nothing, [Data], Some("multiplication");
 }
 
 /// What a software benchmark's `length` counts.
@@ -86,46 +130,14 @@ pub enum LengthUnit {
 }
 
 impl Primitive {
-    /// Every primitive, in report order.
-    pub const ALL: [Primitive; 12] = [
-        Self::AesTableKeySchedule,
-        Self::AesTableEncrypt,
-        Self::AesBitslicedKeySchedule,
-        Self::AesBitslicedCtr,
-        Self::Chacha20,
-        Self::KeccakF1600,
-        Self::MpAddFull,
-        Self::MpAddReduced,
-        Self::MpMulSchoolbook,
-        Self::MpMulSchoolbookReduced,
-        Self::MpMulKaratsuba,
-        Self::MpMulKaratsubaReduced,
-    ];
-
-    /// Stable name, as on the wire and in results files.
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::AesTableKeySchedule => "aes-table-ks",
-            Self::AesTableEncrypt => "aes-table",
-            Self::AesBitslicedKeySchedule => "aes-bs-ks",
-            Self::AesBitslicedCtr => "aes-bs-ctr",
-            Self::Chacha20 => "chacha20",
-            Self::KeccakF1600 => "keccak-f1600",
-            Self::MpAddFull => "mp-add",
-            Self::MpAddReduced => "mp-add-reduced",
-            Self::MpMulSchoolbook => "mp-mul",
-            Self::MpMulSchoolbookReduced => "mp-mul-reduced",
-            Self::MpMulKaratsuba => "mp-karatsuba",
-            Self::MpMulKaratsubaReduced => "mp-karatsuba-reduced",
-        }
-    }
-
     /// The primitive called `name`.
     pub fn from_name(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|p| p.name() == name)
     }
 
-    /// What `length` counts for this primitive.
+    /// What `length` counts for this primitive. Written out rather than read from the table:
+    /// the suite inlines it into its request dispatch, whose code sits around the software
+    /// windows (a test checks it against the table).
     pub fn length_unit(self) -> LengthUnit {
         match self {
             Self::AesBitslicedCtr | Self::Chacha20 => LengthUnit::Bytes,
@@ -152,18 +164,17 @@ impl Primitive {
     }
 
     /// Whether the limb count must be even (one level of Karatsuba splits operands in halves).
+    /// Written out for the reason [`Primitive::length_unit`] is.
     pub fn even_limbs(self) -> bool {
         matches!(self, Self::MpMulKaratsuba | Self::MpMulKaratsubaReduced)
     }
 
-    /// Bytes of data one run processes, where cycles per byte mean something (the seed's
-    /// Table 1 divides by 16 for a table-AES block and by 200 for Keccak-f's state).
+    /// Bytes of data one run processes, where cycles per byte mean something.
     pub fn bytes_processed(self, length: Option<u32>) -> Option<u32> {
-        match self {
-            Self::AesTableEncrypt => Some(16),
-            Self::KeccakF1600 => Some(200),
-            Self::AesBitslicedCtr | Self::Chacha20 => length,
-            _ => None,
+        match self.per_run() {
+            PerRun::Nothing => None,
+            PerRun::Fixed(n) => Some(n),
+            PerRun::Length => length,
         }
     }
 }
@@ -358,6 +369,51 @@ mod tests {
         }
         for v in SoftwareVariant::ALL {
             assert_eq!(serde_json::to_value(v).unwrap(), v.name(), "{v:?}");
+        }
+    }
+
+    #[test]
+    fn the_table_gives_families_lengths_and_secrets() {
+        let family = |name| Primitive::from_name(name).unwrap().family();
+        assert_eq!(family("mp-add"), Some("addition"));
+        assert_eq!(family("mp-add-reduced"), Some("addition"));
+        for name in ["mp-mul", "mp-mul-reduced", "mp-karatsuba", "mp-karatsuba-reduced"] {
+            assert_eq!(family(name), Some("multiplication"), "{name}");
+        }
+        assert_eq!(family("chacha20"), None);
+        assert!(Primitive::MpMulKaratsuba.accepts(Some(8)) && !Primitive::MpMulKaratsuba.accepts(Some(7)));
+        assert!(Primitive::MpMulSchoolbook.accepts(Some(7)));
+        assert_eq!(Primitive::Chacha20.bytes_processed(Some(64)), Some(64));
+        assert_eq!(Primitive::KeccakF1600.bytes_processed(None), Some(200));
+        assert_eq!(Primitive::AesTableKeySchedule.bytes_processed(None), None);
+        assert_eq!(Primitive::AesTableKeySchedule.secrets(), &[Secret::Key]);
+        assert_eq!(Primitive::AesBitslicedCtr.secrets(), &[Secret::Key, Secret::Data]);
+        assert_eq!(Primitive::KeccakF1600.secrets(), &[Secret::Data]);
+    }
+}
+
+#[cfg(test)]
+mod table_tests {
+    use super::*;
+
+    #[test]
+    fn the_written_out_length_rules_follow_the_table() {
+        for p in Primitive::ALL {
+            let unit = match p.size() {
+                Size::Fixed => LengthUnit::Fixed,
+                Size::Bytes => LengthUnit::Bytes,
+                Size::Limbs | Size::EvenLimbs => LengthUnit::Limbs,
+            };
+            assert_eq!(
+                p.length_unit(),
+                unit,
+                "{p:?}: its line in the table and length_unit disagree"
+            );
+            assert_eq!(
+                p.even_limbs(),
+                p.size() == Size::EvenLimbs,
+                "{p:?}: table and even_limbs disagree"
+            );
         }
     }
 }

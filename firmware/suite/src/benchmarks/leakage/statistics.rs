@@ -2,8 +2,9 @@
 //!
 //! A core with exact timing gives an operation few distinct cycle counts, so each class keeps
 //! a histogram of [`BINS`] counters from a base just below the warm-up's shortest call: one
-//! increment per sample, a few cycles, where updating the moments of a band (a search over
-//! the thresholds, two 64-bit sums, a 32×32-bit square, the extremes) took tens. A sample
+//! increment per sample, instead of updating the moments of a band per sample (a search over
+//! the thresholds, two 64-bit sums, a 32×32-bit square, the extremes). The moments, the
+//! crop percentiles and |t| are the protocol crate's, which the host uses to check. A sample
 //! outside the histogram's range goes into the exact moments of its band directly. At the
 //! end the histogram is folded into the same moments: per bin `c` samples of value `x` add
 //! `c`, `c·x` and `c·x²` to the band of `x`, so the result is what adding every sample one by
