@@ -8,7 +8,7 @@
 
 mod model;
 mod plots;
-mod render;
+pub mod render;
 pub mod stats;
 mod views;
 

@@ -23,9 +23,10 @@ struct Page<'a> {
     svg: BTreeMap<&'a str, &'a str>,
 }
 
-fn environment() -> Result<Environment<'static>> {
+/// The template environment every generated document starts from: an undefined name fails
+/// the render (a misspelt field must not print nothing), and block tags leave no blank lines.
+pub fn strict_environment() -> Result<Environment<'static>> {
     let mut env = Environment::new();
-    // A misspelt field must fail the render, not print nothing.
     env.set_undefined_behavior(UndefinedBehavior::Strict);
     env.set_syntax(
         SyntaxConfig::builder()
@@ -34,6 +35,11 @@ fn environment() -> Result<Environment<'static>> {
             .build()
             .context("template syntax")?,
     );
+    Ok(env)
+}
+
+fn environment() -> Result<Environment<'static>> {
+    let mut env = strict_environment()?;
     env.add_filter("cycles", cycles);
     env.add_filter("fixed", fixed);
     env.add_filter("cell", cell);

@@ -22,8 +22,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::{bail, Context, Result};
-use minijinja::syntax::SyntaxConfig;
-use minijinja::{Environment, UndefinedBehavior, Value};
+use minijinja::{Environment, Value};
 use serde::Deserialize;
 
 use records::Run;
@@ -169,16 +168,7 @@ impl Study {
 }
 
 fn environment(figures: Option<PathBuf>) -> Result<Environment<'static>> {
-    let mut env = Environment::new();
-    // A misspelt name must fail the render, not print nothing.
-    env.set_undefined_behavior(UndefinedBehavior::Strict);
-    env.set_syntax(
-        SyntaxConfig::builder()
-            .trim_blocks(true)
-            .lstrip_blocks(true)
-            .build()
-            .context("template syntax")?,
-    );
+    let mut env = crate::report::render::strict_environment()?;
     functions::register(&mut env, figures);
     Ok(env)
 }
