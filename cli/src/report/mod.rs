@@ -2,10 +2,12 @@
 //! the plots under `plots/` (SVG, and PNG for Markdown viewers that do not show SVG).
 //!
 //! One job per module: [`load`] reads `results.jsonl`, [`stats`] says what the numbers
-//! mean, `model` works out the report, `plots` draws it and `render` fills the templates.
+//! mean, `model` works out the report (`charts` holds the line charts' data), `plots` draws
+//! it and `render` fills the templates.
 //! A kind with a section of its own (a chart or table only it has) has a module under
 //! `views`, registered in `views/mod.rs`.
 
+mod charts;
 mod model;
 mod plots;
 pub mod render;

@@ -11,7 +11,8 @@ use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::model::{category_label, Category, CpbChart, PhaseChart, Segment, SoftwareAxes, SoftwareChart, Speedup};
+use super::charts::{SoftwareAxes, SoftwareChart, SoftwarePoint};
+use super::model::{category_label, Category, CpbChart, PhaseChart, Segment, Speedup};
 
 /// A drawn chart.
 pub struct Plot {
@@ -420,7 +421,7 @@ impl Stroke {
 struct Software<'a>(&'a SoftwareChart);
 
 impl Software<'_> {
-    fn y(&self, p: &super::model::SoftwarePoint) -> f64 {
+    fn y(&self, p: &SoftwarePoint) -> f64 {
         match self.0.axes {
             SoftwareAxes::CyclesAgainstLimbs => p.total as f64,
             SoftwareAxes::CyclesPerByteAgainstLength => p.cycles_per_byte.unwrap_or(0.0),
@@ -628,7 +629,8 @@ impl Figure for Lines<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::model::{Bar, CpbPoint, CpbSeries, SoftwarePoint, SoftwareSeries};
+    use crate::report::charts::SoftwareSeries;
+    use crate::report::model::{Bar, CpbPoint, CpbSeries};
     use cyclebench_protocol::Primitive;
 
     #[test]

@@ -9,7 +9,7 @@ use cyclebench_protocol::BenchmarkKind;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::model::SoftwareChart;
+use super::charts::SoftwareChart;
 use crate::results::Record;
 
 /// Every kind with a view of its own, in the order the report shows their sections.
