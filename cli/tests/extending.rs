@@ -32,6 +32,13 @@ const KIND: Addition = Addition {
     placeholders: &[("<kind>", "example_sum"), ("<study>", "example")],
 };
 
+const PRIMITIVE: Addition = Addition {
+    folder: "primitive",
+    section: "## A software primitive",
+    most_files: 6,
+    placeholders: &[("<primitive>", "example_fold")],
+};
+
 const STUDY: Addition = Addition {
     folder: "study",
     section: "## A study",
@@ -116,11 +123,23 @@ fn listed_paths(doc: &str, addition: &Addition) -> Vec<String> {
         .unwrap_or_else(|| panic!("docs/extending.md has no section '{}'", addition.section));
     let body = &doc[start + addition.section.len()..];
     let body = &body[..body.find("\n## ").unwrap_or(body.len())];
-    let steps = body.lines().filter(|l| {
-        let digits = l.trim_start().bytes().take_while(u8::is_ascii_digit).count();
-        digits > 0 && l.trim_start()[digits..].starts_with(". ")
-    });
+    // A step is its numbered line and the indented lines that continue it.
+    let mut steps = Vec::new();
+    let mut inside = false;
+    for line in body.lines() {
+        let trimmed = line.trim_start();
+        let digits = trimmed.bytes().take_while(u8::is_ascii_digit).count();
+        if digits > 0 && trimmed[digits..].starts_with(". ") {
+            inside = true;
+        } else if !(inside && line.starts_with("   ") && !trimmed.is_empty()) {
+            inside = false;
+        }
+        if inside {
+            steps.push(line);
+        }
+    }
     steps
+        .into_iter()
         .flat_map(|l| l.split('`').skip(1).step_by(2))
         .filter(|span| span.contains('/') && !span.contains(' '))
         .filter(|span| span.split('/').next().is_some_and(|top| repo().join(top).is_dir()))
@@ -151,12 +170,16 @@ fn is_listed(path: &str, listed: &str) -> bool {
 
 /// Whether one path component matches a listed one, whose `<…>` part stands for any name.
 fn component_matches(name: &str, listed: &str) -> bool {
-    match (listed.find('<'), listed.find('>')) {
-        (Some(open), Some(close)) if open < close => {
+    let any = match (listed.find('<'), listed.find('>')) {
+        (Some(open), Some(close)) if open < close => Some((open, close)),
+        _ => listed.find('*').map(|star| (star, star)),
+    };
+    match any {
+        Some((open, close)) => {
             let (prefix, suffix) = (&listed[..open], &listed[close + 1..]);
             name.len() > prefix.len() + suffix.len() && name.starts_with(prefix) && name.ends_with(suffix)
         }
-        _ => name == listed,
+        None => name == listed,
     }
 }
 
@@ -319,6 +342,8 @@ fn additions_touch_only_the_files_docs_extending_md_lists() {
     let doc = std::fs::read_to_string(repo().join("docs/extending.md")).unwrap();
     let kind = apply(&scratch, &doc, &KIND);
     eprintln!("extending: the kind touched {kind:?}");
+    let primitive = apply(&scratch, &doc, &PRIMITIVE);
+    eprintln!("extending: the primitive touched {primitive:?}");
     let study = apply(&scratch, &doc, &STUDY);
     eprintln!("extending: the study touched {study:?}");
 
@@ -327,7 +352,7 @@ fn additions_touch_only_the_files_docs_extending_md_lists() {
     must_run(
         &scratch,
         "cargo",
-        &["test", "--quiet", "-p", "cyclebench-protocol", "--test", "doc_frames"],
+        &["test", "--quiet", "-p", "cyclebench-protocol"],
         1200,
     );
     let results = scratch.join("target/extending-results");
@@ -343,6 +368,7 @@ fn additions_touch_only_the_files_docs_extending_md_lists() {
             "--out",
             results.to_str().unwrap(),
             "benchmarks/example/example_sum.bench",
+            "benchmarks/swcrypto/example_fold.bench",
         ],
         1200,
     );
@@ -350,6 +376,15 @@ fn additions_touch_only_the_files_docs_extending_md_lists() {
     let sums: Vec<&Value> = records.iter().filter(|r| r["benchmark"] == "example_sum").collect();
     assert_eq!(sums.len(), 2, "{records:?}");
     assert!(sums.iter().all(|r| r["phases"]["sum"].as_u64().is_some_and(|c| c > 0)));
+    let folds: Vec<&Value> = records.iter().filter(|r| r["primitive"] == "example-fold").collect();
+    assert_eq!(folds.len(), 1, "{records:?}");
+    assert_eq!(folds[0]["bytes"], 64, "{}", folds[0]);
+    // The window held the fold (on QEMU the counter counts instructions), not just the reads.
+    let (raw, overhead) = (&folds[0]["raw_phases"]["run"], &folds[0]["overhead"]);
+    assert!(raw.as_u64() > overhead.as_u64().map(|o| o + 16), "{}", folds[0]);
+    let tests: Vec<&Value> = records.iter().filter(|r| r["operation"] == "example-fold").collect();
+    assert_eq!(tests.len(), 1, "{records:?}");
+    assert_eq!(tests[0]["measurements"], 1000, "{}", tests[0]);
 
     // The study renders over the same run, stating the cycles the records hold.
     let document = scratch.join("target/extending-study.md");
@@ -383,5 +418,7 @@ fn paths_match_listed_patterns() {
         "firmware/swcrypto/src/<primitive>"
     ));
     assert!(!is_listed("cli/src/report/model.rs", "cli/src/report/example_sum.rs"));
+    assert!(is_listed("benchmarks/swcrypto/x.bench", "benchmarks/swcrypto/*.bench"));
+    assert!(!is_listed("benchmarks/leakage/x.bench", "benchmarks/swcrypto/*.bench"));
     assert!(!is_listed("protocol/src/kind.rs", "protocol/src/kinds/<kind>.rs"));
 }
