@@ -126,7 +126,9 @@ fn parse_action(line: &str) -> Result<Action, String> {
             format!("not a benchmark (one of {}): {e}", kinds.join(", "))
         })?
     };
+    let mut benchmark = benchmark;
     benchmark.check()?;
+    benchmark.complete()?;
     Ok(Action::Request(Request::Benchmark(benchmark)))
 }
 
@@ -201,8 +203,8 @@ mod tests {
             panic!("{:?}", lines[2])
         };
         assert_eq!(
-            (h.algorithm, h.style, h.dataset.as_str()),
-            (HashAlgorithm::Sha2, HashStyle::Tight, "abc")
+            (h.algorithm, h.style, h.dataset.as_ref().map(|d| d.as_str())),
+            (HashAlgorithm::Sha2, HashStyle::Tight, Some("abc"))
         );
         assert!(matches!(
             lines[3],

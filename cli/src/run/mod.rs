@@ -423,6 +423,7 @@ pub fn run(args: Args) -> Result<bool> {
         "cycle_accurate": hello.cycle_accurate,
         "cpu_hz": hello.cpu_hz,
         "overhead": hello.overhead,
+        "max_message": hello.max_message,
         "firmware_revision": revision,
         "started": started.to_rfc3339(),
         "files": args.files,

@@ -139,7 +139,12 @@ pub fn run<P: Platform>(platform: &mut P, overhead: u32) -> ! {
                 let name = format!("{algorithm:?}::{}::{style:?}", d.id).to_lowercase();
                 let b = HashBenchmark {
                     algorithm,
-                    dataset: id(d.id),
+                    dataset: Some(id(d.id)),
+                    length: None,
+                    seed: None,
+                    repeated_block: None,
+                    message_hex: None,
+                    expected: None,
                     style,
                     track_fifo: true,
                     software: None,

@@ -124,6 +124,12 @@ macro_rules! register {
                 match self { $( Self::$kind(b) => Kind::check(b), )* }
             }
 
+            /// Works out on the host the known answers of inputs the request describes.
+            #[cfg(feature = "std")]
+            pub fn complete(&mut self) -> Result<(), String> {
+                match self { $( Self::$kind(b) => Kind::complete(b), )* }
+            }
+
             pub(crate) fn encode_wire(&self, out: &mut String) {
                 out.push_str(self.kind().tag());
                 match self { $( Self::$kind(b) => Kind::encode(b, out), )* }

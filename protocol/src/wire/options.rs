@@ -1,11 +1,13 @@
-//! Optional trailing tokens of benchmark requests: `sr`/`so` (a software implementation) and
-//! the `<letter><number>` options `pPAD`, `wWAIT`, `lLENGTH`, `xREPS`, shared by every kind that
-//! takes them.
+//! Optional trailing tokens of benchmark requests: `sr`/`so` (a software implementation), the
+//! `<letter><number>` options `pPAD`, `wWAIT`, `lLENGTH`, `gSEED`, `bBLOCK`, `xREPS`, and the
+//! `<letter><hex>` ones `mMESSAGE` and `dDIGEST`, shared by every kind that takes them.
 
 use alloc::string::String;
+use alloc::vec::Vec;
 use core::fmt::Write;
 
 use super::{parse_number, Tokens, WireError};
+use crate::message::{from_hex, to_hex, MAX_INLINE_MESSAGE_BYTES};
 use crate::{SoftwareLibrary, MAX_INIT_WAIT, MAX_REPETITIONS, MAX_STATUS_PAD};
 
 /// Optional trailing tokens, encoded in this order.
@@ -20,6 +22,14 @@ pub struct Options {
     pub wait: Option<u32>,
     /// `lLENGTH`: bytes or limbs.
     pub length: Option<u32>,
+    /// `gSEED`: seed of a generated message.
+    pub seed: Option<u32>,
+    /// `bBLOCK`: bytes of the block a long message repeats.
+    pub block: Option<u32>,
+    /// `mHEX`: a message given inline.
+    pub message: Option<Vec<u8>>,
+    /// `dHEX`: the expected 32-byte digest of the described message.
+    pub digest: Option<[u8; 32]>,
     /// `xREPS`: repetitions.
     pub repetitions: Option<u16>,
 }
@@ -41,6 +51,18 @@ impl Options {
         if let Some(l) = self.length {
             let _ = write!(out, " l{l}");
         }
+        if let Some(g) = self.seed {
+            let _ = write!(out, " g{g}");
+        }
+        if let Some(b) = self.block {
+            let _ = write!(out, " b{b}");
+        }
+        if let Some(m) = &self.message {
+            let _ = write!(out, " m{}", to_hex(m));
+        }
+        if let Some(d) = &self.digest {
+            let _ = write!(out, " d{}", to_hex(d));
+        }
         if let Some(n) = self.repetitions {
             let _ = write!(out, " x{n}");
         }
@@ -54,7 +76,7 @@ impl Options {
         while let Some(token) = t.optional()? {
             let mut chars = token.chars();
             let letter = chars.next().unwrap_or(' ');
-            let rank = "spwlx".find(letter).ok_or(WireError::Malformed("unknown option"))? + 1;
+            let rank = "spwlgbmdx".find(letter).ok_or(WireError::Malformed("unknown option"))? + 1;
             if !allowed.contains(letter) || rank <= last {
                 return Err(WireError::Malformed("option not allowed here or out of order"));
             }
@@ -81,6 +103,19 @@ impl Options {
                     options.wait = Some(wait);
                 }
                 'l' => options.length = Some(parse_number(number, "length")?),
+                'g' => options.seed = Some(parse_number(number, "seed")?),
+                'b' => options.block = Some(parse_number(number, "repeated block")?),
+                'm' => {
+                    let bytes = from_hex(number).map_err(|_| WireError::Malformed("message hex"))?;
+                    if bytes.is_empty() || bytes.len() > MAX_INLINE_MESSAGE_BYTES {
+                        return Err(WireError::Malformed("message hex length"));
+                    }
+                    options.message = Some(bytes);
+                }
+                'd' => {
+                    let bytes = from_hex(number).map_err(|_| WireError::Malformed("digest hex"))?;
+                    options.digest = Some(bytes.try_into().map_err(|_| WireError::Malformed("digest length"))?);
+                }
                 _ => {
                     let n: u16 = parse_number(number, "repetitions")?;
                     if n == 0 || n > MAX_REPETITIONS {

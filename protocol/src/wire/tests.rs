@@ -65,11 +65,36 @@ fn every_request() -> Vec<Request> {
     ] {
         all.push(Request::Benchmark(Benchmark::Hash(HashBenchmark {
             algorithm,
-            dataset: ds("msg-256"),
+            dataset: Some(ds("msg-256")),
+            length: None,
+            seed: None,
+            repeated_block: None,
+            message_hex: None,
+            expected: None,
             style,
             track_fifo,
             software: track_fifo.then_some(SoftwareLibrary::Own),
             repetitions: Some(10),
+        })));
+    }
+    // Messages the request describes, each with its digest.
+    for (length, seed, repeated_block, message_hex) in [
+        (Some(16384), Some(7), None, None),
+        (Some(1 << 20), None, Some(4096), None),
+        (None, None, None, Some(String::from("00ff10"))),
+    ] {
+        all.push(Request::Benchmark(Benchmark::Hash(HashBenchmark {
+            algorithm: HashAlgorithm::Sha2,
+            dataset: None,
+            length,
+            seed,
+            repeated_block,
+            message_hex,
+            expected: Some([0xa5; 32]),
+            style: HashStyle::ApiConform,
+            track_fifo: false,
+            software: None,
+            repetitions: Some(2),
         })));
     }
     all.push(Request::Benchmark(Benchmark::Micro(MicroBenchmark {
@@ -128,6 +153,7 @@ fn every_reply() -> Vec<Reply> {
             cpu_hz: 10_000_000,
             cycle_accurate: false,
             overhead: 3,
+            max_message: 16384,
             modules: vec![
                 ModuleInfo {
                     module: Module::Sha2,
