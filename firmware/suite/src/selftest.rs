@@ -161,7 +161,15 @@ pub fn run<P: Platform>(platform: &mut P, overhead: u32) -> ! {
         ] {
             let name = format!("aes::{}::{direction:?}::{granularity:?}::{trigger:?}", d.id).to_lowercase();
             let b = AesBenchmark {
-                dataset: id(d.id),
+                dataset: Some(id(d.id)),
+                mode: None,
+                key_bits: None,
+                length: None,
+                seed: None,
+                key_hex: None,
+                iv_hex: None,
+                message_hex: None,
+                expected: None,
                 direction,
                 granularity,
                 trigger,

@@ -18,7 +18,12 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-pub use aes::{AesBenchmark, AesPerBlockPhases, AesTotalPhases, Direction, Granularity, Trigger};
+#[cfg(feature = "std")]
+pub use aes::reference_output as aes_reference_output;
+pub use aes::{
+    AesBenchmark, AesData, AesPerBlockPhases, AesTotalPhases, CipherMode, Direction, Granularity, Trigger,
+    MAX_AES_INLINE_BYTES,
+};
 pub use hash::{FifoTrace, HashAlgorithm, HashBenchmark, HashPhases, HashStyle};
 pub use leakage::{
     crop_index, welch_abs_t_x100, ClassTiming, LeakOperation, LeakVariant, LeakageBenchmark, LeakagePhases, Moments,

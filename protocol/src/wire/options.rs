@@ -1,6 +1,7 @@
 //! Optional trailing tokens of benchmark requests: `sr`/`so` (a software implementation), the
-//! `<letter><number>` options `pPAD`, `wWAIT`, `lLENGTH`, `gSEED`, `bBLOCK`, `xREPS`, and the
-//! `<letter><hex>` ones `mMESSAGE` and `dDIGEST`, shared by every kind that takes them.
+//! `<letter><number>` options `pPAD`, `wWAIT`, `lLENGTH`, `gSEED`, `bBLOCK`, `xREPS`, `yMODE`
+//! with an optional key length (`yctr256`), and the `<letter><hex>` ones `kKEY`, `iIV`,
+//! `mMESSAGE` and `dDIGEST`, shared by every kind that takes them.
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -8,7 +9,7 @@ use core::fmt::Write;
 
 use super::{parse_number, Tokens, WireError};
 use crate::message::{from_hex, to_hex, MAX_INLINE_MESSAGE_BYTES};
-use crate::{SoftwareLibrary, MAX_INIT_WAIT, MAX_REPETITIONS, MAX_STATUS_PAD};
+use crate::{CipherMode, SoftwareLibrary, MAX_INIT_WAIT, MAX_REPETITIONS, MAX_STATUS_PAD};
 
 /// Optional trailing tokens, encoded in this order.
 #[derive(Default)]
@@ -26,6 +27,12 @@ pub struct Options {
     pub seed: Option<u32>,
     /// `bBLOCK`: bytes of the block a long message repeats.
     pub block: Option<u32>,
+    /// `yMODE[BITS]`: the cipher mode of described data, and the key length if not given.
+    pub cipher: Option<(CipherMode, Option<u16>)>,
+    /// `kHEX`: a key given inline.
+    pub key: Option<Vec<u8>>,
+    /// `iHEX`: an IV given inline.
+    pub iv: Option<Vec<u8>>,
     /// `mHEX`: a message given inline.
     pub message: Option<Vec<u8>>,
     /// `dHEX`: the expected 32-byte digest of the described message.
@@ -57,6 +64,18 @@ impl Options {
         if let Some(b) = self.block {
             let _ = write!(out, " b{b}");
         }
+        if let Some((mode, bits)) = self.cipher {
+            let _ = write!(out, " y{}", mode.name());
+            if let Some(bits) = bits {
+                let _ = write!(out, "{bits}");
+            }
+        }
+        if let Some(k) = &self.key {
+            let _ = write!(out, " k{}", to_hex(k));
+        }
+        if let Some(i) = &self.iv {
+            let _ = write!(out, " i{}", to_hex(i));
+        }
         if let Some(m) = &self.message {
             let _ = write!(out, " m{}", to_hex(m));
         }
@@ -76,7 +95,10 @@ impl Options {
         while let Some(token) = t.optional()? {
             let mut chars = token.chars();
             let letter = chars.next().unwrap_or(' ');
-            let rank = "spwlgbmdx".find(letter).ok_or(WireError::Malformed("unknown option"))? + 1;
+            let rank = "spwlgbykimdx"
+                .find(letter)
+                .ok_or(WireError::Malformed("unknown option"))?
+                + 1;
             if !allowed.contains(letter) || rank <= last {
                 return Err(WireError::Malformed("option not allowed here or out of order"));
             }
@@ -105,6 +127,33 @@ impl Options {
                 'l' => options.length = Some(parse_number(number, "length")?),
                 'g' => options.seed = Some(parse_number(number, "seed")?),
                 'b' => options.block = Some(parse_number(number, "repeated block")?),
+                'y' => {
+                    let mode = CipherMode::ALL
+                        .into_iter()
+                        .find(|m| number.starts_with(m.name()))
+                        .ok_or(WireError::Malformed("cipher mode"))?;
+                    let bits = &number[mode.name().len()..];
+                    let bits = if bits.is_empty() {
+                        None
+                    } else {
+                        Some(parse_number(bits, "key length")?)
+                    };
+                    options.cipher = Some((mode, bits));
+                }
+                'k' => {
+                    let key = from_hex(number).map_err(|_| WireError::Malformed("key hex"))?;
+                    if ![16, 24, 32].contains(&key.len()) {
+                        return Err(WireError::Malformed("key length"));
+                    }
+                    options.key = Some(key);
+                }
+                'i' => {
+                    let iv = from_hex(number).map_err(|_| WireError::Malformed("iv hex"))?;
+                    if iv.len() != 16 {
+                        return Err(WireError::Malformed("iv length"));
+                    }
+                    options.iv = Some(iv);
+                }
                 'm' => {
                     let bytes = from_hex(number).map_err(|_| WireError::Malformed("message hex"))?;
                     if bytes.is_empty() || bytes.len() > MAX_INLINE_MESSAGE_BYTES {

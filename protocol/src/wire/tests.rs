@@ -39,7 +39,15 @@ fn every_request() -> Vec<Request> {
         ),
     ] {
         all.push(Request::Benchmark(Benchmark::Aes(AesBenchmark {
-            dataset: ds("cbc-256"),
+            dataset: Some(ds("cbc-256")),
+            mode: None,
+            key_bits: None,
+            length: None,
+            seed: None,
+            key_hex: None,
+            iv_hex: None,
+            message_hex: None,
+            expected: None,
             direction,
             granularity,
             trigger,
@@ -47,6 +55,31 @@ fn every_request() -> Vec<Request> {
             status_pad: tight.then_some(MAX_STATUS_PAD),
             software: tight.then_some(SoftwareLibrary::RustCrypto),
             repetitions,
+        })));
+    }
+    // Data the request describes, with the digest of its output.
+    for (mode, key_bits, length, key_hex, iv_hex, message_hex) in [
+        (CipherMode::Ctr, Some(256), Some(16384), None, None, None),
+        (CipherMode::Cbc, None, None, Some("00".repeat(24)), Some("ff".repeat(16)), Some("ab".repeat(64))),
+        (CipherMode::Ecb, Some(128), Some(32), None, None, None),
+    ] {
+        all.push(Request::Benchmark(Benchmark::Aes(AesBenchmark {
+            dataset: None,
+            mode: Some(mode),
+            key_bits,
+            length,
+            seed: Some(9),
+            key_hex,
+            iv_hex,
+            message_hex,
+            expected: Some([0x5a; 32]),
+            direction: Direction::Decrypt,
+            granularity: Granularity::PerBlock,
+            trigger: Trigger::Manual,
+            tight: false,
+            status_pad: None,
+            software: None,
+            repetitions: Some(3),
         })));
     }
     all.push(Request::Benchmark(Benchmark::RngSeeded(RngSeededBenchmark {
