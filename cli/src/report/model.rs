@@ -469,8 +469,8 @@ fn phase_charts(measured: &[&Record]) -> Vec<PhaseChart> {
                 .iter()
                 .map(|r| Bar {
                     label: match (&r.implementation_name, mixed) {
-                        (Some(name), true) => format!("{} on {name} (line {})", r.description(), r.line),
-                        _ => format!("{} (line {})", r.description(), r.line),
+                        (Some(name), true) => format!("{} on {name} (line {})", r.description(), r.line_label()),
+                        _ => format!("{} (line {})", r.description(), r.line_label()),
                     },
                     segments: r
                         .phases
