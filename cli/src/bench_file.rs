@@ -48,6 +48,19 @@ pub struct SweepPoint {
 }
 
 impl SweepPoint {
+    /// The swept values in words: `variant rust, length 5000`.
+    pub fn describe(&self) -> String {
+        let pairs: Vec<String> = self
+            .values
+            .iter()
+            .map(|(field, value)| match value {
+                Value::String(s) => format!("{field} {s}"),
+                other => format!("{field} {other}"),
+            })
+            .collect();
+        pairs.join(", ")
+    }
+
     /// The point as results record it: `{"index": 3, "of": 10, "values": {"length": 256}}`.
     pub fn to_json(&self) -> Value {
         let values: Map<String, Value> = self.values.iter().cloned().collect();
@@ -381,10 +394,14 @@ impl Sweep {
                         action,
                         sweep,
                     },
+                    // The error names the combination, which the line alone does not.
                     Err(error) => Line::Invalid {
                         number,
                         text,
-                        error,
+                        error: format!(
+                            "{}: {error}",
+                            sweep.as_ref().map_or_else(String::new, SweepPoint::describe)
+                        ),
                         sweep,
                     },
                 }
@@ -699,7 +716,7 @@ mod tests {
             panic!("{:?}", lines[2])
         };
         assert_eq!(s.index, 2);
-        assert!(error.contains("length"), "{error}");
+        assert!(error.starts_with("length 5000: "), "{error}");
         assert!(matches!(&lines[3], Line::Action { sweep: Some(s), .. } if s.index == 3));
         let file = scan(chacha(r#""variant": "rust", "length": 64"#).as_bytes());
         assert_eq!(file.swept_requests(), 0);

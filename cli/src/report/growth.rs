@@ -157,8 +157,8 @@ fn usable(r: &Record) -> bool {
 
 fn chart(members: &[&Record]) -> Option<GrowthChart> {
     let first = members.first()?;
-    let fields: Vec<&String> = first.swept_values()?.keys().collect();
-    let field = fields.into_iter().find(|f| sets_bytes(members, f))?;
+    let swept: Vec<&String> = first.swept_values()?.keys().collect();
+    let field = swept.iter().copied().find(|f| sets_bytes(members, f))?;
     // A configuration: the other swept values, in the line's order.
     let others = |r: &Record| -> Vec<(String, Value)> {
         r.swept_values()
@@ -181,7 +181,7 @@ fn chart(members: &[&Record]) -> Option<GrowthChart> {
     }
     let series: Vec<GrowthSeries> = configurations
         .into_iter()
-        .filter_map(|(values, records)| series(field, &values, &records))
+        .filter_map(|(values, records)| series(field, &swept, &values, &records))
         .collect();
     if series.is_empty() {
         return None;
@@ -189,10 +189,11 @@ fn chart(members: &[&Record]) -> Option<GrowthChart> {
     Some(GrowthChart {
         name: slug(&[first.file_stem(), &first.line.to_string(), &first.benchmark]),
         title: format!(
-            "{}:{} {}: cycles and cycles per byte against {field}",
+            "{}:{} {} ({}): cycles and cycles per byte against {field}",
             first.file_name(),
             first.line,
-            first.benchmark
+            first.benchmark,
+            fixed_fields(first, &swept)
         ),
         location: format!("{}:{}", first.file_name(), first.line),
         field: field.clone(),
@@ -220,7 +221,9 @@ fn sets_bytes(members: &[&Record], field: &str) -> bool {
     sizes.len() >= MIN_SIZES
 }
 
-fn series(field: &str, values: &[(String, Value)], records: &[&Record]) -> Option<GrowthSeries> {
+/// The series of one configuration (`values`, the line's other swept values) of the line
+/// whose fields `swept` are swept, `field` setting the bytes.
+fn series(field: &str, swept: &[&String], values: &[(String, Value)], records: &[&Record]) -> Option<GrowthSeries> {
     let mut sizes: Vec<u64> = records.iter().filter_map(|r| r.bytes).collect();
     sizes.sort_unstable();
     sizes.dedup();
@@ -235,17 +238,9 @@ fn series(field: &str, values: &[(String, Value)], records: &[&Record]) -> Optio
         .collect();
     let fit = Fit::of(&pairs)?;
     let label = if values.is_empty() {
-        let first = records.first()?;
-        first
-            .implementation_name
-            .clone()
-            .unwrap_or_else(|| first.benchmark.clone())
+        fixed_fields(records.first()?, swept)
     } else {
-        values
-            .iter()
-            .map(|(k, v)| format!("{k} {}", plain(v)))
-            .collect::<Vec<_>>()
-            .join(", ")
+        words(values.iter().map(|(k, v)| (k.as_str(), v)))
     };
     Some(GrowthSeries {
         label,
@@ -267,6 +262,39 @@ fn series(field: &str, values: &[(String, Value)], records: &[&Record]) -> Optio
             .collect(),
         fit,
     })
+}
+
+/// The fields of a record's request that its line did not sweep, in words (`primitive x,
+/// variant rust`); the kind's name when the request does not read as one.
+fn fixed_fields(r: &Record, swept: &[&String]) -> String {
+    let request: Option<Value> = serde_json::from_str(&r.request).ok();
+    let request = request.as_ref().map(|q| q.get("benchmark").unwrap_or(q));
+    let body = request
+        .and_then(Value::as_object)
+        .filter(|o| o.len() == 1)
+        .and_then(|o| o.values().next())
+        .and_then(Value::as_object);
+    let text = body.map_or_else(String::new, |fields| {
+        words(
+            fields
+                .iter()
+                .filter(|(k, _)| !swept.contains(k))
+                .map(|(k, v)| (k.as_str(), v)),
+        )
+    });
+    if text.is_empty() {
+        r.benchmark.clone()
+    } else {
+        text
+    }
+}
+
+/// `name value` pairs joined by commas, strings without their quotes.
+fn words<'a>(pairs: impl Iterator<Item = (&'a str, &'a Value)>) -> String {
+    pairs
+        .map(|(k, v)| format!("{k} {}", plain(v)))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// A JSON value as text, strings without their quotes.
@@ -314,7 +342,7 @@ mod tests {
 
     /// A measured record of line `line` of a swept software line (`variant`, `length`).
     fn record(line: usize, index: usize, variant: &str, length: u64, total: u64) -> Record {
-        crate::results::parse(&format!(
+        let mut r = crate::results::parse(&format!(
             r#"{{"status":"ok","file":"benchmarks/lengths.bench","line":{line},"benchmark":"{kind}",
             "implementation":"{implementation}","phases":{{"run":{total}}},"total_cycles":{total},"bytes":{length},
             "primitive":"{primitive}","variant":"{variant}",
@@ -323,7 +351,13 @@ mod tests {
             implementation = ImplementationKind::Software.name(),
             primitive = Primitive::Chacha20.name(),
         ))
-        .unwrap()
+        .unwrap();
+        r.request = format!(
+            r#"{{"{}": {{"primitive": "{}", "variant": "{variant}", "length": {length}}}}}"#,
+            BenchmarkKind::Software.name(),
+            Primitive::Chacha20.name()
+        );
+        r
     }
 
     #[test]
@@ -352,6 +386,11 @@ mod tests {
         );
         let labels: Vec<&str> = c.series.iter().map(|s| s.label.as_str()).collect();
         assert_eq!(labels, ["variant rust", "variant rv32i"]);
+        let (kind, chacha) = (BenchmarkKind::Software.name(), Primitive::Chacha20.name());
+        assert_eq!(
+            c.title,
+            format!("lengths.bench:4 {kind} (primitive {chacha}): cycles and cycles per byte against length")
+        );
         let rv32i = &c.series[1];
         assert!((rv32i.fit.fixed - 200.0).abs() < 1e-6 && (rv32i.fit.per_byte - 20.0).abs() < 1e-9);
         let bytes: Vec<u64> = rv32i.points.iter().map(|p| p.bytes).collect();

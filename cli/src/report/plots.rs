@@ -567,6 +567,23 @@ impl GrowthPanel {
     }
 }
 
+/// Labels for a logarithmic axis from `lo` to `hi`: 1, 2 and 5 times each power of ten, so
+/// that an axis spanning less than a decade still has several.
+fn one_two_five(lo: f64, hi: f64) -> Vec<f64> {
+    let mut points = Vec::new();
+    let mut decade = 10f64.powf(lo.log10().floor());
+    while decade <= hi {
+        points.extend(
+            [1.0, 2.0, 5.0]
+                .iter()
+                .map(|m| m * decade)
+                .filter(|v| (lo..=hi).contains(v)),
+        );
+        decade *= 10.0;
+    }
+    points
+}
+
 /// Points along a fit, evenly spaced on the logarithmic x axis.
 const FIT_SAMPLES: usize = 48;
 
@@ -579,12 +596,28 @@ impl Growth<'_> {
         let points = || self.0.series.iter().flat_map(|s| s.points.iter());
         let x_max = points().map(|p| p.bytes as f64).fold(1.0, f64::max);
         let x_min = points().map(|p| p.bytes as f64).fold(x_max, f64::min);
-        let y_max = points()
-            .map(|p| panel.y(p.bytes as f64, p.total as f64))
-            .fold(f64::MIN_POSITIVE, f64::max);
-        let y_min = points()
-            .map(|p| panel.y(p.bytes as f64, p.total as f64))
-            .fold(y_max, f64::min);
+        // The fits, sampled evenly on the logarithmic x axis where they are positive (a log
+        // axis has no place for the rest); the y axis spans them as well as the points.
+        let (lo, hi) = (x_min.ln(), x_max.ln());
+        let fits: Vec<Vec<(f64, f64)>> = self
+            .0
+            .series
+            .iter()
+            .map(|series| {
+                (0..=FIT_SAMPLES)
+                    .map(|k| (lo + (hi - lo) * k as f64 / FIT_SAMPLES as f64).exp())
+                    .map(|x| (x, panel.y(x, series.fit.at(x))))
+                    .filter(|&(_, y)| y > 0.0)
+                    .collect()
+            })
+            .collect();
+        let ys = || {
+            points()
+                .map(|p| panel.y(p.bytes as f64, p.total as f64))
+                .chain(fits.iter().flatten().map(|p| p.1))
+        };
+        let y_max = ys().fold(f64::MIN_POSITIVE, f64::max);
+        let y_min = ys().fold(y_max, f64::min);
         let (caption, y_desc) = match panel {
             GrowthPanel::Cycles => (self.0.title.as_str(), "cycles (corrected total, log scale)"),
             GrowthPanel::CyclesPerByte => ("", "cycles per byte (log scale)"),
@@ -595,9 +628,10 @@ impl Growth<'_> {
             builder.caption(caption, (FONT, 20));
         }
         // Log axes: a factor of margin on both ends keeps the points off the frame.
+        let (y_lo, y_hi) = (y_min / 1.6, y_max * 1.6);
         let mut chart = builder.build_cartesian_2d(
             ((x_min / 1.6)..(x_max * 1.6)).log_scale(),
-            ((y_min / 1.6)..(y_max * 1.6)).log_scale(),
+            (y_lo..y_hi).log_scale().with_key_points(one_two_five(y_lo, y_hi)),
         )?;
         let x_desc = format!("bytes processed ({} swept, log scale)", self.0.field);
         chart
@@ -628,14 +662,7 @@ impl Growth<'_> {
                 .label(series.label.clone())
                 .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], line));
             chart.draw_series(xy.into_iter().map(|p| Circle::new(p, 4, colour.filled())))?;
-            // The fit where it is positive: a log axis has no place for the rest.
-            let (lo, hi) = (x_min.ln(), x_max.ln());
-            let fit: Vec<(f64, f64)> = (0..=FIT_SAMPLES)
-                .map(|k| (lo + (hi - lo) * k as f64 / FIT_SAMPLES as f64).exp())
-                .map(|x| (x, panel.y(x, series.fit.at(x))))
-                .filter(|&(_, y)| y > 0.0)
-                .collect();
-            chart.draw_series(DashedLineSeries::new(fit, 6, 5, colour.stroke_width(1)))?;
+            chart.draw_series(DashedLineSeries::new(fits[i].clone(), 6, 5, colour.stroke_width(1)))?;
         }
         if panel == GrowthPanel::Cycles {
             chart
@@ -854,6 +881,12 @@ mod tests {
             let reader = png::Decoder::new(std::io::Cursor::new(plot.png)).read_info().unwrap();
             assert_eq!((reader.info().width, reader.info().height), (WIDTH, 600));
         }
+    }
+
+    #[test]
+    fn log_axis_labels_are_one_two_five_within_the_range() {
+        assert_eq!(one_two_five(16.6, 218.0), [20.0, 50.0, 100.0, 200.0]);
+        assert_eq!(one_two_five(0.3, 1.5), [0.5, 1.0]);
     }
 
     #[test]
