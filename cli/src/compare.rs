@@ -666,4 +666,44 @@ mod tests {
         assert_eq!(count(Some(5), Some([5, 5])), "5");
         assert_eq!(count(None, None), "");
     }
+
+    /// The records of a swept line: one request per length, `total` cycles each.
+    fn swept(lengths: &[u64], total: impl Fn(u64) -> u64) -> Results {
+        let kind = cyclebench_protocol::BenchmarkKind::Micro.name();
+        let records = lengths
+            .iter()
+            .enumerate()
+            .map(|(i, &length)| {
+                let request = format!(r#"{{"{kind}": {{"length": {length}}}}}"#);
+                let text = serde_json::json!({
+                    "status": "ok", "file": "benchmarks/lengths.bench", "line": 2, "request": request,
+                    "benchmark": kind, "cycle_accurate": true, "phases": {"run": total(length)},
+                    "total_cycles": total(length),
+                    "sweep": {"index": i + 1, "of": lengths.len(), "values": {"length": length}},
+                });
+                crate::results::parse(&text.to_string()).unwrap()
+            })
+            .collect();
+        Results {
+            dir: PathBuf::from("."),
+            file: PathBuf::from("results.jsonl"),
+            records,
+            skipped: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn the_requests_of_a_swept_line_match_one_by_one() {
+        let a = swept(&[16, 64, 256], |l| 100 + l);
+        let b = swept(&[64, 256, 1024], |l| if l == 256 { 400 } else { 100 + l });
+        let c = Comparison::build(&a, &b);
+        assert_eq!(c.rows.len(), 2);
+        // The changed one first, named by its place in each run's sweep.
+        assert_eq!(location(&c.rows[0]), "lengths.bench:2[3]/2[2]");
+        assert_eq!(c.rows[0].total.as_ref().unwrap().b, Some(400));
+        assert_eq!(location(&c.rows[1]), "lengths.bench:2[2]/2[1]");
+        assert_eq!((c.only_a.len(), c.only_b.len()), (1, 1));
+        assert_eq!(c.only_a[0].sweep, Some(1));
+        assert!(c.table().contains("only in B: lengths.bench:2[3] "), "{}", c.table());
+    }
 }

@@ -155,12 +155,15 @@ fn usable(r: &Record) -> bool {
         && r.total_cycles.is_some_and(|t| t > 0)
 }
 
+/// A configuration of a swept line: its other swept fields with their values, in the line's
+/// order.
+type Configuration = Vec<(String, Value)>;
+
 fn chart(members: &[&Record]) -> Option<GrowthChart> {
     let first = members.first()?;
     let swept: Vec<&String> = first.swept_values()?.keys().collect();
     let field = swept.iter().copied().find(|f| sets_bytes(members, f))?;
-    // A configuration: the other swept values, in the line's order.
-    let others = |r: &Record| -> Vec<(String, Value)> {
+    let others = |r: &Record| -> Configuration {
         r.swept_values()
             .map(|values| {
                 values
@@ -171,7 +174,7 @@ fn chart(members: &[&Record]) -> Option<GrowthChart> {
             })
             .unwrap_or_default()
     };
-    let mut configurations: Vec<(Vec<(String, Value)>, Vec<&Record>)> = Vec::new();
+    let mut configurations: Vec<(Configuration, Vec<&Record>)> = Vec::new();
     for r in members {
         let key = others(r);
         match configurations.iter_mut().find(|(k, _)| *k == key) {
