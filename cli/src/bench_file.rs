@@ -796,4 +796,28 @@ mod tests {
         assert_eq!(file.swept_requests(), 2 * 3 * 16 * 105);
         assert!(file.swept_requests() > SWEEP_REQUESTS_WITHOUT_YES);
     }
+
+    #[test]
+    fn a_sweep_in_the_requests_own_json_form_expands_too() {
+        let body = format!(
+            r#"{{"primitive": "{}", "variant": ["rust", "rv32i"], "length": 64}}"#,
+            Primitive::Chacha20.name()
+        );
+        let line = format!(r#"{{"benchmark": {}}}"#, request(BenchmarkKind::Software, &body));
+        let lines = parse(line.as_bytes());
+        assert_eq!(lines.len(), 3, "{lines:?}");
+        for (i, variant) in ["rust", "rv32i"].into_iter().enumerate() {
+            let Line::Action {
+                text,
+                action: Action::Request(Request::Benchmark(Benchmark::Software(b))),
+                sweep: Some(s),
+                ..
+            } = &lines[i + 1]
+            else {
+                panic!("{:?}", lines[i + 1])
+            };
+            assert_eq!((s.index, b.variant.name()), (i + 1, variant));
+            assert!(text.starts_with(r#"{"benchmark": {"#), "{text}");
+        }
+    }
 }

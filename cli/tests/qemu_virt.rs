@@ -768,7 +768,7 @@ fn a_swept_line_runs_every_combination_and_the_report_fits_its_growth() {
 
     let md = std::fs::read_to_string(out.join("report.md")).unwrap();
     assert!(
-        md.contains("### lengths.bench:2 software: cycles and cycles per byte against length"),
+        md.contains("### lengths.bench:2 software (primitive chacha20): cycles and cycles per byte against length"),
         "{md}"
     );
     assert!(out.join("plots/growth-01-lengths-2-software.png").is_file());
