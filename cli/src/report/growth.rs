@@ -4,7 +4,8 @@
 //! fit of a fixed per-call cost and a per-byte slope.
 //!
 //! Generic over kinds: it reads only what every record carries (`file`, `line`, `bytes`,
-//! `total_cycles` and the sweep's values), so any kind whose records process bytes gets it.
+//! `total_cycles`, `request` for the line's fixed fields, and the sweep's values), so any kind
+//! whose records process bytes gets it.
 
 use linregress::{FormulaRegressionBuilder, RegressionDataBuilder};
 use serde::Serialize;
