@@ -13,7 +13,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::kind::{DatasetFamily, Description, Field, Kind, PhaseCategory, PhaseSpec, Shape};
-use crate::message::{fill_seeded, from_hex, to_hex, MAX_MESSAGE_BYTES};
+use crate::message::{fill_seeded, from_hex, to_hex, MAX_MESSAGE_BYTES, MAX_REPEATED_MESSAGE_BYTES};
 use crate::wire::{self, Options, Tokens, WireError};
 use crate::{Cycles, DatasetId, Module, NamedPhase, Phases, SoftwareLibrary, MAX_STATUS_PAD};
 
@@ -112,8 +112,22 @@ pub struct AesData {
     pub key: Vec<u8>,
     /// The IV (all modes but ECB; zero for ECB).
     pub iv: [u8; 16],
-    /// The input, `length` bytes.
+    /// The input: all of it, or the block that repeats.
     pub input: Vec<u8>,
+    /// Bytes of the whole input when `input` is a block repeated.
+    pub repeated_to: Option<u32>,
+}
+
+impl AesData {
+    /// Bytes processed.
+    pub fn len(&self) -> u32 {
+        self.repeated_to.unwrap_or(self.input.len() as u32)
+    }
+
+    /// Whether no byte is processed.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
 }
 
 /// AES benchmark request (thesis `AESDataSet`).
@@ -135,6 +149,12 @@ pub struct AesBenchmark {
     /// at most the suite's in-RAM limit).
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub length: Option<u32>,
+    /// Data longer than the suite holds in RAM: the first `repeated_block` bytes of the seeded
+    /// stream (a multiple of 16, at most half the suite's limit, dividing `length`), repeated;
+    /// the suite keeps the output of the last pass, whose SHA-256 it checks. Total granularity
+    /// only.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub repeated_block: Option<u32>,
     /// Seed of the described data, and of the key and IV not given (default 0).
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub seed: Option<u32>,
@@ -186,6 +206,7 @@ impl AesBenchmark {
         let describing = self.mode.is_some()
             || self.key_bits.is_some()
             || self.length.is_some()
+            || self.repeated_block.is_some()
             || self.seed.is_some()
             || self.key_hex.is_some()
             || self.iv_hex.is_some()
@@ -261,27 +282,66 @@ impl AesBenchmark {
                 bytes
             }
             (Some(length), None) => {
-                if length > MAX_MESSAGE_BYTES {
-                    return Err(format!(
-                        "length {length} is above the {MAX_MESSAGE_BYTES} bytes a suite holds in RAM"
-                    ));
-                }
-                let mut bytes = alloc::vec![0; length as usize];
+                let stored = match self.repeated_block {
+                    None if length > MAX_MESSAGE_BYTES => {
+                        return Err(format!(
+                            "length {length} is above the {MAX_MESSAGE_BYTES} bytes a suite holds in RAM; \
+                             add \"repeated_block\" (e.g. 4096) to process a seeded block repeated"
+                        ))
+                    }
+                    None => length,
+                    Some(block) if block == 0 || !block.is_multiple_of(16) || block > MAX_MESSAGE_BYTES / 2 => {
+                        return Err(format!(
+                            "repeated_block must be a multiple of 16 from 16 to {}, got {block}",
+                            MAX_MESSAGE_BYTES / 2
+                        ))
+                    }
+                    Some(block) if !length.is_multiple_of(block) => {
+                        return Err(format!(
+                            "a repeated block must divide the length: {length} is not a multiple of {block}"
+                        ))
+                    }
+                    Some(_) if length > MAX_REPEATED_MESSAGE_BYTES => {
+                        return Err(format!(
+                            "length {length} is above the {MAX_REPEATED_MESSAGE_BYTES} bytes repeated data may have"
+                        ))
+                    }
+                    Some(_) if self.granularity != Granularity::Total => {
+                        return Err(String::from("repeated_block needs \"granularity\": \"total\""))
+                    }
+                    Some(block) => block,
+                };
+                let mut bytes = alloc::vec![0; stored as usize];
                 fill_seeded(seed, &mut bytes);
                 bytes
             }
         };
+        let repeated_to = match (self.repeated_block, self.length) {
+            (Some(_), Some(length)) => Some(length),
+            (Some(_), None) => {
+                return Err(String::from(
+                    "repeated_block describes data of \"length\" bytes, not message_hex",
+                ))
+            }
+            (None, _) => None,
+        };
         if input.is_empty() {
             return Err(String::from("AES needs at least one byte of data"));
         }
-        if mode.whole_blocks() && input.len() % 16 != 0 {
+        if mode.whole_blocks() && !input.len().is_multiple_of(16) {
             return Err(format!(
                 "{} takes whole 16-byte blocks; {} bytes is not a multiple of 16",
                 mode.name(),
                 input.len()
             ));
         }
-        Ok(Some(AesData { mode, key, iv, input }))
+        Ok(Some(AesData {
+            mode,
+            key,
+            iv,
+            input,
+            repeated_to,
+        }))
     }
 
     /// Works out on the host the SHA-256 of the output of the described data.
@@ -297,10 +357,11 @@ impl AesBenchmark {
     }
 }
 
-/// The output of `data` under RustCrypto's AES in its mode, for `encrypt` or decryption.
+/// The output of `data` under RustCrypto's AES in its mode, for `encrypt` or decryption; of
+/// repeated data, the output of the last pass.
 #[cfg(feature = "std")]
 pub fn reference_output(data: &AesData, encrypt: bool) -> Vec<u8> {
-    use aes::cipher::{AsyncStreamCipher, BlockDecryptMut, BlockEncryptMut, KeyInit, KeyIvInit, StreamCipher};
+    use aes::cipher::{BlockDecryptMut, BlockEncryptMut, KeyInit, KeyIvInit, StreamCipher};
     fn blocks(data: &mut [u8], mut f: impl FnMut(&mut aes::Block)) {
         for chunk in data.chunks_exact_mut(16) {
             f(aes::Block::from_mut_slice(chunk));
@@ -324,44 +385,49 @@ pub fn reference_output(data: &AesData, encrypt: bool) -> Vec<u8> {
             }
         };
     }
-    let mut out = data.input.clone();
+    let passes = data.len() as usize / data.input.len().max(1);
     let (key, iv) = (&data.key[..], &data.iv);
+    let mut out = data.input.clone();
+    // Every pass starts from the block; the cipher's state (chain, counter, feedback) carries
+    // from one pass to the next. Whole blocks except in a single pass of a stream mode.
+    let mut each = |f: &mut dyn FnMut(&mut [u8])| {
+        for _ in 0..passes {
+            out.copy_from_slice(&data.input);
+            f(&mut out);
+        }
+    };
     with_key!(key, |C| match (data.mode, encrypt) {
         (CipherMode::Ecb, true) => {
             let mut c = ecb::Encryptor::<C>::new_from_slice(key).expect("key length checked");
-            blocks(&mut out, |b| c.encrypt_block_mut(b));
+            each(&mut |o| blocks(o, |b| c.encrypt_block_mut(b)));
         }
         (CipherMode::Ecb, false) => {
             let mut c = ecb::Decryptor::<C>::new_from_slice(key).expect("key length checked");
-            blocks(&mut out, |b| c.decrypt_block_mut(b));
+            each(&mut |o| blocks(o, |b| c.decrypt_block_mut(b)));
         }
         (CipherMode::Cbc, true) => {
             let mut c = cbc::Encryptor::<C>::new_from_slices(key, iv).expect("key length checked");
-            blocks(&mut out, |b| c.encrypt_block_mut(b));
+            each(&mut |o| blocks(o, |b| c.encrypt_block_mut(b)));
         }
         (CipherMode::Cbc, false) => {
             let mut c = cbc::Decryptor::<C>::new_from_slices(key, iv).expect("key length checked");
-            blocks(&mut out, |b| c.decrypt_block_mut(b));
+            each(&mut |o| blocks(o, |b| c.decrypt_block_mut(b)));
         }
         (CipherMode::Cfb, true) => {
-            cfb_mode::Encryptor::<C>::new_from_slices(key, iv)
-                .expect("key length checked")
-                .encrypt(&mut out);
+            let mut c = cfb_mode::BufEncryptor::<C>::new_from_slices(key, iv).expect("key length checked");
+            each(&mut |o| c.encrypt(o));
         }
         (CipherMode::Cfb, false) => {
-            cfb_mode::Decryptor::<C>::new_from_slices(key, iv)
-                .expect("key length checked")
-                .decrypt(&mut out);
+            let mut c = cfb_mode::BufDecryptor::<C>::new_from_slices(key, iv).expect("key length checked");
+            each(&mut |o| c.decrypt(o));
         }
         (CipherMode::Ofb, _) => {
-            ofb::Ofb::<C>::new_from_slices(key, iv)
-                .expect("key length checked")
-                .apply_keystream(&mut out);
+            let mut c = ofb::Ofb::<C>::new_from_slices(key, iv).expect("key length checked");
+            each(&mut |o| c.apply_keystream(o));
         }
         (CipherMode::Ctr, _) => {
-            ctr::Ctr32BE::<C>::new_from_slices(key, iv)
-                .expect("key length checked")
-                .apply_keystream(&mut out);
+            let mut c = ctr::Ctr32BE::<C>::new_from_slices(key, iv).expect("key length checked");
+            each(&mut |o| c.apply_keystream(o));
         }
     });
     out
@@ -409,15 +475,22 @@ impl Kind for AesBenchmark {
                 "{}-{} {config} {} B{given} seed {}",
                 d.mode.name(),
                 8 * d.key.len(),
-                d.input.len(),
+                d.len(),
                 self.seed.unwrap_or(0)
             );
+            if d.repeated_to.is_some() {
+                config.push_str(&format!(" block {} repeated", d.input.len()));
+            }
+        }
+        let mut fields = Vec::new();
+        if let Some(d) = data.as_ref().filter(|d| d.repeated_to.is_some()) {
+            fields.push(("repeated_block", Field::Number(d.input.len() as u64)));
         }
         Description {
             module: Some(Module::Aes),
             config,
-            bytes: data.map(|d| d.input.len() as u64),
-            fields: Vec::new(),
+            bytes: data.map(|d| u64::from(d.len())),
+            fields,
         }
     }
 
@@ -466,6 +539,7 @@ impl Kind for AesBenchmark {
             pad: self.status_pad,
             length: self.length,
             seed: self.seed,
+            block: self.repeated_block,
             cipher: self.mode.map(|m| (m, self.key_bits)),
             key: self.key_hex.as_deref().and_then(|h| from_hex(h).ok()),
             iv: self.iv_hex.as_deref().and_then(|h| from_hex(h).ok()),
@@ -488,12 +562,13 @@ impl Kind for AesBenchmark {
         };
         let trigger = wire::flag(t, "trigger", ("a", Trigger::Automatic), ("m", Trigger::Manual))?;
         let tight = wire::flag(t, "tightness", ("t", true), ("c", false))?;
-        let o = Options::decode(t, "splgykimdx")?;
+        let o = Options::decode(t, "splgbykimdx")?;
         let request = Self {
             dataset,
             mode: o.cipher.map(|(m, _)| m),
             key_bits: o.cipher.and_then(|(_, bits)| bits),
             length: o.length,
+            repeated_block: o.block,
             seed: o.seed,
             key_hex: o.key.as_deref().map(to_hex),
             iv_hex: o.iv.as_deref().map(to_hex),
@@ -527,7 +602,7 @@ pub struct AesTotalPhases {
     /// `deinit`.
     pub deinit: Cycles,
     /// Number of blocks processed.
-    pub blocks: u16,
+    pub blocks: u32,
 }
 
 impl Shape for AesTotalPhases {
@@ -575,7 +650,7 @@ pub struct AesPerBlockPhases {
     /// `deinit`.
     pub deinit: Cycles,
     /// Number of blocks processed.
-    pub blocks: u16,
+    pub blocks: u32,
 }
 
 impl Shape for AesPerBlockPhases {

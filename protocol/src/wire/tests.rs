@@ -60,7 +60,14 @@ fn every_request() -> Vec<Request> {
     // Data the request describes, with the digest of its output.
     for (mode, key_bits, length, key_hex, iv_hex, message_hex) in [
         (CipherMode::Ctr, Some(256), Some(16384), None, None, None),
-        (CipherMode::Cbc, None, None, Some("00".repeat(24)), Some("ff".repeat(16)), Some("ab".repeat(64))),
+        (
+            CipherMode::Cbc,
+            None,
+            None,
+            Some("00".repeat(24)),
+            Some("ff".repeat(16)),
+            Some("ab".repeat(64)),
+        ),
         (CipherMode::Ecb, Some(128), Some(32), None, None, None),
     ] {
         all.push(Request::Benchmark(Benchmark::Aes(AesBenchmark {
