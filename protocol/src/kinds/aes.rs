@@ -657,7 +657,7 @@ impl Shape for AesPerBlockPhases {
     const TAG: &'static str = "aesb";
 
     fn named(&self) -> Vec<NamedPhase> {
-        let blocks = u32::from(self.blocks);
+        let blocks = self.blocks;
         Vec::from([
             NamedPhase::new("init", self.init, 1),
             NamedPhase::new("write", self.write, blocks),
