@@ -165,6 +165,7 @@ pub fn run<P: Platform>(platform: &mut P, overhead: u32) -> ! {
                 mode: None,
                 key_bits: None,
                 length: None,
+                repeated_block: None,
                 seed: None,
                 key_hex: None,
                 iv_hex: None,
