@@ -827,3 +827,62 @@ fn a_file_that_sweeps_more_than_the_threshold_runs_only_with_yes() {
     assert!(r.iter().all(|r| r["status"] == "error"));
     assert_eq!(r[5000]["sweep"]["index"], 5001);
 }
+
+#[test]
+fn described_messages_are_checked_against_the_hosts_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let bench = dir.path().join("described.bench");
+    // Requests whose answers the host works out, then two framed by hand with a wrong digest:
+    // the suite must answer those with a wrong-answer error, not a result.
+    let zeros = "0".repeat(64);
+    let wrong_hash = cyclebench_protocol::wire::frame(format!("60001 B hash 2 - a - l16 d{zeros}"));
+    let wrong_aes = cyclebench_protocol::wire::frame(format!("60002 B aes - e t a c l32 yctr128 d{zeros}"));
+    std::fs::write(
+        &bench,
+        format!(
+            r#"{{"hash": {{"algorithm": "sha2", "length": 1000, "seed": 3}}}}
+{{"hash": {{"algorithm": "sha3", "length": 8192, "repeated_block": 1024, "style": "tight"}}}}
+{{"hash": {{"algorithm": "sha2", "message_hex": "616263"}}}}
+{{"aes": {{"mode": "cbc", "key_bits": 192, "length": 48, "direction": "decrypt"}}}}
+{{"aes": {{"mode": "ctr", "key_bits": 128, "length": 4096, "repeated_block": 256, "seed": 5}}}}
+{{"aes": {{"mode": "cfb", "key_hex": "2b7e151628aed2a6abf7158809cf4f3c", "iv_hex": "000102030405060708090a0b0c0d0e0f", "message_hex": "6bc1bee22e409f96e93d7e117393172aae"}}}}
+{{"raw_line": "{wrong_hash}"}}
+{{"raw_line": "{wrong_aes}"}}
+{{"hash": {{"algorithm": "sha2", "length": 20000}}}}
+{{"aes": {{"mode": "ecb", "key_bits": 128, "length": 17}}}}
+{{"hash": {{"algorithm": "sha2", "message_hex": "xyz0"}}}}
+"#
+        ),
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let o = cyclebench(&[
+        "run",
+        "--target",
+        "qemu-virt",
+        "--no-report",
+        "--out",
+        out.to_str().unwrap(),
+        bench.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let r = records(&out);
+    assert_eq!(r.len(), 11, "{r:?}");
+    for ok in &r[..6] {
+        assert_eq!(ok["status"], "ok", "{ok}");
+        assert_eq!(ok["verified"], true, "{ok}");
+    }
+    assert_eq!(r[0]["bytes"], 1000);
+    assert_eq!(r[1]["bytes"], 8192);
+    assert_eq!(r[1]["repeated_block"], 1024);
+    assert_eq!(r[4]["bytes"], 4096);
+    assert_eq!(r[5]["bytes"], 17);
+    for wrong in &r[6..8] {
+        let error = wrong["error"].as_str().unwrap();
+        assert!(error.contains("WrongAnswer"), "{wrong}");
+    }
+    let refused: Vec<&str> = r[8..].iter().map(|r| r["error"].as_str().unwrap()).collect();
+    assert!(refused[0].contains("add \"repeated_block\""), "{refused:?}");
+    assert!(refused[1].contains("not a multiple of 16"), "{refused:?}");
+    assert!(refused[2].contains("message_hex: not hex"), "{refused:?}");
+}
