@@ -336,7 +336,7 @@ fn total_repeated<M: AesEngine>(
     tight: bool,
 ) -> Result<[u64; 4], ModuleError> {
     let n = input.len().min(output.len());
-    let blocks = n * passes as usize;
+    let (input, output) = (&input[..n], &mut output[..n]);
     let mut marks = Marks::<4>::new();
     marks.mark();
     e.init(cfg)?;
@@ -353,26 +353,31 @@ fn total_repeated<M: AesEngine>(
                 e.read_block(o);
             }
         }
-    } else if n > 0 {
-        // Two blocks in flight across the passes: block k + 1 goes in before block k comes
-        // out. Indices wrap by comparison, not by division, which Ibex takes cycles over.
+    } else if let (Some((first, rest)), Some((last_out, outs))) = (input.split_first(), output.split_last_mut()) {
+        // Two blocks in flight across the passes, each pass the same loop as `pipeline`'s: its
+        // first block goes in again while the pass's last output comes out.
         if !tight {
             e.wait_for_input_ready()?;
         }
-        e.write_block(&input[0]);
-        let (mut next, mut out) = (usize::from(n > 1), 0);
-        for _ in 1..blocks {
-            if !tight {
-                e.wait_for_input_ready()?;
+        e.write_block(first);
+        for pass in 0..passes {
+            for (next, previous_out) in rest.iter().zip(outs.iter_mut()) {
+                if !tight {
+                    e.wait_for_input_ready()?;
+                }
+                e.write_block(next);
+                e.wait_for_output()?;
+                e.read_block(previous_out);
             }
-            e.write_block(&input[next]);
+            if pass + 1 < passes {
+                if !tight {
+                    e.wait_for_input_ready()?;
+                }
+                e.write_block(first);
+            }
             e.wait_for_output()?;
-            e.read_block(&mut output[out]);
-            next = if next + 1 == n { 0 } else { next + 1 };
-            out = if out + 1 == n { 0 } else { out + 1 };
+            e.read_block(last_out);
         }
-        e.wait_for_output()?;
-        e.read_block(&mut output[out]);
     }
     marks.mark();
     e.deinit()?;
