@@ -168,8 +168,8 @@ pub struct AesBenchmark {
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub message_hex: Option<String>,
     /// SHA-256 of the expected output of described data, worked out on the host
-    /// ([`Kind::complete`]).
-    #[cfg_attr(feature = "serde", serde(skip))]
+    /// ([`Kind::complete`], which replaces any value a `.bench` line gives).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub expected: Option<[u8; 32]>,
     /// Encrypt the plaintext or decrypt the ciphertext of the dataset.
     #[cfg_attr(feature = "serde", serde(default))]
