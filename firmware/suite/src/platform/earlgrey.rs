@@ -211,6 +211,7 @@ impl Platform for EarlGrey {
             entry(Module::Aes, hw(AES_NAME)),
             entry(Module::Rng, hw("csrng")),
             entry(Module::Entropy, hw("entropy_src")),
+            entry(Module::BigNum, hw("otbn")),
         ])
     }
 

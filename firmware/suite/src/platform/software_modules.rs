@@ -125,6 +125,7 @@ impl<B: Board> Platform for SoftwarePlatform<B> {
             entry(Module::Aes, sw("rustcrypto-aes")),
             entry(Module::Rng, sw("ctr-drbg-aes256")),
             entry(Module::Entropy, Implementation::Absent),
+            entry(Module::BigNum, Implementation::Absent),
         ])
     }
 }
