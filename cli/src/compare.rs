@@ -125,6 +125,12 @@ pub struct Row {
     pub line_a: usize,
     /// Line in B's file.
     pub line_b: usize,
+    /// Place in A's swept line, for a request of a sweep.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sweep_a: Option<u64>,
+    /// Place in B's swept line, for a request of a sweep.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sweep_b: Option<u64>,
     /// The total, when both sides measured.
     pub total: Option<Change>,
     /// Every phase, in A's order, then B's extra phases.
@@ -140,6 +146,27 @@ pub struct Unmatched {
     pub key: Key,
     /// Line in its file.
     pub line: usize,
+    /// Place in its swept line, for a request of a sweep.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sweep: Option<u64>,
+}
+
+impl Unmatched {
+    fn new(key: Key, r: &Record) -> Self {
+        Self {
+            key,
+            line: r.line,
+            sweep: r.sweep_index(),
+        }
+    }
+}
+
+/// A line number, with `[k]` for the k-th request of a swept line.
+fn line_label(line: usize, sweep: Option<u64>) -> String {
+    match sweep {
+        Some(k) => format!("{line}[{k}]"),
+        None => line.to_string(),
+    }
 }
 
 /// The whole comparison.
@@ -263,6 +290,8 @@ fn row(key: Key, a: &Record, b: &Record) -> Row {
             key,
             line_a: a.line,
             line_b: b.line,
+            sweep_a: a.sweep_index(),
+            sweep_b: b.sweep_index(),
             total: None,
             phases: Vec::new(),
             note,
@@ -307,6 +336,8 @@ fn row(key: Key, a: &Record, b: &Record) -> Row {
         key,
         line_a: a.line,
         line_b: b.line,
+        sweep_a: a.sweep_index(),
+        sweep_b: b.sweep_index(),
         total,
         phases,
         note: None,
@@ -328,13 +359,13 @@ impl Comparison {
         for (key, ra) in keyed_a {
             match index_b.get(&key).and_then(|&i| keyed_b[i].take()) {
                 Some((_, rb)) => rows.push(row(key, ra, rb)),
-                None => only_a.push(Unmatched { key, line: ra.line }),
+                None => only_a.push(Unmatched::new(key, ra)),
             }
         }
         let only_b = keyed_b
             .into_iter()
             .flatten()
-            .map(|(key, r)| Unmatched { key, line: r.line })
+            .map(|(key, r)| Unmatched::new(key, r))
             .collect();
         // Largest change of the total first; rows without totals last, in file order.
         let size = |r: &Row| {
@@ -439,7 +470,7 @@ impl Comparison {
                     out,
                     "{bullet}only in {side}: {}:{} {} {}",
                     u.key.file,
-                    u.line,
+                    line_label(u.line, u.sweep),
                     u.key.benchmark,
                     description(&u.key)
                 );
@@ -582,10 +613,11 @@ fn notes(a: &Run, b: &Run) -> Vec<String> {
 }
 
 fn location(r: &Row) -> String {
-    if r.line_a == r.line_b {
-        format!("{}:{}", r.key.file, r.line_a)
+    let (a, b) = (line_label(r.line_a, r.sweep_a), line_label(r.line_b, r.sweep_b));
+    if a == b {
+        format!("{}:{a}", r.key.file)
     } else {
-        format!("{}:{}/{}", r.key.file, r.line_a, r.line_b)
+        format!("{}:{a}/{b}", r.key.file)
     }
 }
 
@@ -633,5 +665,45 @@ mod tests {
         assert_eq!(count(Some(5), Some([4, 9])), "5 [4..9]");
         assert_eq!(count(Some(5), Some([5, 5])), "5");
         assert_eq!(count(None, None), "");
+    }
+
+    /// The records of a swept line: one request per length, `total` cycles each.
+    fn swept(lengths: &[u64], total: impl Fn(u64) -> u64) -> Results {
+        let kind = cyclebench_protocol::BenchmarkKind::Micro.name();
+        let records = lengths
+            .iter()
+            .enumerate()
+            .map(|(i, &length)| {
+                let request = format!(r#"{{"{kind}": {{"length": {length}}}}}"#);
+                let text = serde_json::json!({
+                    "status": "ok", "file": "benchmarks/lengths.bench", "line": 2, "request": request,
+                    "benchmark": kind, "cycle_accurate": true, "phases": {"run": total(length)},
+                    "total_cycles": total(length),
+                    "sweep": {"index": i + 1, "of": lengths.len(), "values": {"length": length}},
+                });
+                crate::results::parse(&text.to_string()).unwrap()
+            })
+            .collect();
+        Results {
+            dir: PathBuf::from("."),
+            file: PathBuf::from("results.jsonl"),
+            records,
+            skipped: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn the_requests_of_a_swept_line_match_one_by_one() {
+        let a = swept(&[16, 64, 256], |l| 100 + l);
+        let b = swept(&[64, 256, 1024], |l| if l == 256 { 400 } else { 100 + l });
+        let c = Comparison::build(&a, &b);
+        assert_eq!(c.rows.len(), 2);
+        // The changed one first, named by its place in each run's sweep.
+        assert_eq!(location(&c.rows[0]), "lengths.bench:2[3]/2[2]");
+        assert_eq!(c.rows[0].total.as_ref().unwrap().b, Some(400));
+        assert_eq!(location(&c.rows[1]), "lengths.bench:2[2]/2[1]");
+        assert_eq!((c.only_a.len(), c.only_b.len()), (1, 1));
+        assert_eq!(c.only_a[0].sweep, Some(1));
+        assert!(c.table().contains("only in B: lengths.bench:2[3] "), "{}", c.table());
     }
 }

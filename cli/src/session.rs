@@ -247,6 +247,8 @@ impl Session {
                     Ok((None, Reply::Hello(hello))) => return Err(self.reset(hello)),
                     // Late answers to earlier probes are not the raw line's.
                     Ok((Some(id), _)) if self.issued_recently(id) => {}
+                    // A benchmark line is accepted first; its answer follows.
+                    Ok((_, Reply::Accepted)) => {}
                     Ok((_, reply)) => {
                         answer.get_or_insert(reply);
                     }

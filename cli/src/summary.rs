@@ -40,7 +40,7 @@ pub fn table(records: &[Record]) -> Table {
             Status::Error => r.error.clone().unwrap_or_default(),
         };
         table.add_row(vec![
-            Cell::new(format!("{}:{}", file_name(&r.file), r.line)),
+            Cell::new(format!("{}:{}", file_name(&r.file), r.line_label())),
             Cell::new(&r.benchmark),
             Cell::new(r.dataset.as_deref().unwrap_or("")),
             Cell::new(r.config.as_deref().unwrap_or("")),

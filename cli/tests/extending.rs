@@ -35,7 +35,7 @@ const KIND: Addition = Addition {
 const PRIMITIVE: Addition = Addition {
     folder: "primitive",
     section: "## A software primitive",
-    most_files: 6,
+    most_files: 3,
     placeholders: &[("<primitive>", "example_fold")],
 };
 
@@ -368,7 +368,9 @@ fn additions_touch_only_the_files_docs_extending_md_lists() {
             "--out",
             results.to_str().unwrap(),
             "benchmarks/example/example_sum.bench",
-            "benchmarks/swcrypto/example_fold.bench",
+            // Requests for the primitive, from outside the tree: naming it in a set is using
+            // it, not adding it.
+            "cli/tests/extending/primitive/requests.bench",
         ],
         1200,
     );
@@ -385,6 +387,54 @@ fn additions_touch_only_the_files_docs_extending_md_lists() {
     let tests: Vec<&Value> = records.iter().filter(|r| r["operation"] == "example-fold").collect();
     assert_eq!(tests.len(), 1, "{records:?}");
     assert_eq!(tests[0]["measurements"], 1000, "{}", tests[0]);
+
+    // The primitives that were there already kept their windows: each is a function of its
+    // own, so the added arms and harness change none of them (on QEMU the counter counts
+    // instructions, so any changed instruction in a window shows).
+    let before = repo().join("target/extending/before");
+    let _ = std::fs::remove_dir_all(&before);
+    let set = "benchmarks/swcrypto/table1.bench";
+    must_run(
+        &repo(),
+        env!("CARGO_BIN_EXE_cyclebench"),
+        &[
+            "run",
+            "--target",
+            "qemu-virt",
+            "--no-report",
+            "--out",
+            before.to_str().unwrap(),
+            set,
+        ],
+        1200,
+    );
+    let after = scratch.join("target/extending-after");
+    let _ = std::fs::remove_dir_all(&after);
+    must_run(
+        &scratch,
+        bin.to_str().unwrap(),
+        &[
+            "run",
+            "--target",
+            "qemu-virt",
+            "--no-report",
+            "--out",
+            after.to_str().unwrap(),
+            set,
+        ],
+        1200,
+    );
+    let (before, after) = (common::records(&before), common::records(&after));
+    assert_eq!(before.len(), after.len());
+    assert!(before.iter().any(|r| r["status"] == "ok"));
+    for (b, a) in before.iter().zip(&after) {
+        assert_eq!((&b["config"], &b["status"]), (&a["config"], &a["status"]));
+        assert_eq!(
+            b["raw_phases"], a["raw_phases"],
+            "{}: the window changed when a primitive was added",
+            b["config"]
+        );
+    }
 
     // The study renders over the same run, stating the cycles the records hold.
     let document = scratch.join("target/extending-study.md");

@@ -686,3 +686,203 @@ fn two_instances_write_the_same_results_as_one() {
         assert_eq!(read(&one), read(&two), "{name:?}");
     }
 }
+
+#[test]
+fn a_swept_line_runs_every_combination_and_the_report_fits_its_growth() {
+    let dir = tempfile::tempdir().unwrap();
+    let bench = dir.path().join("lengths.bench");
+    std::fs::write(
+        &bench,
+        r#"# ChaCha20 in two variants at five lengths, in one line
+{"software": {"primitive": "chacha20", "variant": ["rust", "rv32i"], "length": [16, 64, 256, 1024, 4096]}}
+{"software": {"primitive": "chacha20", "variant": "rust", "length": [64, 5000]}}
+{"software": {"primitive": "chacha20", "variant": "rust", "length": []}}
+"#,
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let o = cyclebench(&[
+        "run",
+        "--target",
+        "qemu-virt",
+        "--out",
+        out.to_str().unwrap(),
+        bench.to_str().unwrap(),
+    ]);
+    // 5000 bytes is more than ChaCha20 takes: that request fails alone.
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let log = text(&o);
+    assert!(log.contains("lengths.bench:2[10] software"), "{log}");
+    let r = records(&out);
+    assert_eq!(r.len(), 10 + 2 + 1, "{r:?}");
+    let mut expected = Vec::new();
+    for variant in ["rust", "rv32i"] {
+        for length in [16, 64, 256, 1024, 4096] {
+            expected.push((variant, length));
+        }
+    }
+    for (i, (record, (variant, length))) in r.iter().zip(&expected).enumerate() {
+        assert_eq!(record["status"], "ok", "{record}");
+        assert_eq!(record["verified"], true, "{record}");
+        assert_eq!(record["line"], 2, "{record}");
+        assert_eq!(record["bytes"], *length, "{record}");
+        assert_eq!(record["variant"], *variant, "{record}");
+        assert_eq!(record["sweep"]["index"], i + 1, "{record}");
+        assert_eq!(record["sweep"]["of"], 10, "{record}");
+        assert_eq!(record["sweep"]["values"]["length"], *length, "{record}");
+        assert_eq!(
+            record["request"],
+            format!(r#"{{"software": {{"primitive": "chacha20", "variant": "{variant}", "length": {length}}}}}"#)
+        );
+    }
+    assert_eq!(r[10]["status"], "ok", "{}", r[10]);
+    assert_eq!(r[11]["status"], "error", "{}", r[11]);
+    assert_eq!(
+        (r[11]["line"].as_u64(), r[11]["sweep"]["index"].as_u64()),
+        (Some(3), Some(2))
+    );
+    assert!(
+        r[11]["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("invalid line: length 5000: "),
+        "{}",
+        r[11]
+    );
+    assert_eq!(r[12]["status"], "error", "{}", r[12]);
+    assert!(
+        r[12]["error"].as_str().unwrap().contains("length is an empty list"),
+        "{}",
+        r[12]
+    );
+
+    let twin = std::fs::read_to_string(out.join("lengths.out")).unwrap();
+    assert!(twin.contains("\n# sweep of 10 requests: {\"software\""), "{twin}");
+    assert!(
+        twin.contains("{\"software\": {\"primitive\": \"chacha20\", \"variant\": \"rv32i\", \"length\": 256}}\n=> "),
+        "{twin}"
+    );
+    assert_eq!(twin.matches("\n=> ").count(), 13, "{twin}");
+    let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
+    assert!(csv.contains(",6,variant=rv32i length=16"), "{csv}");
+
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(
+        md.contains("### lengths.bench:2 software (primitive chacha20): cycles and cycles per byte against length"),
+        "{md}"
+    );
+    assert!(out.join("plots/growth-01-lengths-2-software.png").is_file());
+    for variant in ["rust", "rv32i"] {
+        // Fixed cost, per-byte slope, R² and the largest residual of each configuration.
+        let row = md
+            .lines()
+            .find(|l| l.starts_with(&format!("| variant {variant} | ")) && l.ends_with(" | 5 |"))
+            .unwrap_or_else(|| panic!("no fit of {variant}:\n{md}"));
+        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+        let per_byte: f64 = cells[3].parse().unwrap();
+        let r_squared: f64 = cells[4].parse().unwrap();
+        assert!(per_byte > 1.0, "{row}");
+        assert!(r_squared > 0.99, "{row}");
+        assert!(cells[5].contains("% at "), "{row}");
+    }
+}
+
+#[test]
+fn a_file_that_sweeps_more_than_the_threshold_runs_only_with_yes() {
+    let dir = tempfile::tempdir().unwrap();
+    let bench = dir.path().join("huge.bench");
+    // 5001 lengths ChaCha20 does not take: each request fails on its own without being sent.
+    let lengths: Vec<String> = (5000..10001).map(|n| n.to_string()).collect();
+    std::fs::write(
+        &bench,
+        format!(
+            "{{\"software\": {{\"primitive\": \"chacha20\", \"variant\": \"rust\", \"length\": [{}]}}}}\n",
+            lengths.join(", ")
+        ),
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let args = [
+        "run",
+        "--target",
+        "qemu-virt",
+        "--no-report",
+        "--out",
+        out.to_str().unwrap(),
+        bench.to_str().unwrap(),
+    ];
+    let o = cyclebench(&args);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let log = text(&o);
+    assert!(log.contains("huge.bench: its sweeps expand to 5001 requests"), "{log}");
+    assert!(log.contains("--yes"), "{log}");
+    assert!(!out.join("results.jsonl").exists());
+
+    let mut with_yes = args.to_vec();
+    with_yes.insert(1, "--yes");
+    let o = cyclebench(&with_yes);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let r = records(&out);
+    assert_eq!(r.len(), 5001);
+    assert!(r.iter().all(|r| r["status"] == "error"));
+    assert_eq!(r[5000]["sweep"]["index"], 5001);
+}
+
+#[test]
+fn described_messages_are_checked_against_the_hosts_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let bench = dir.path().join("described.bench");
+    // Requests whose answers the host works out, then two framed by hand with a wrong digest:
+    // the suite must answer those with a wrong-answer error, not a result.
+    let zeros = "0".repeat(64);
+    let wrong_hash = cyclebench_protocol::wire::frame(format!("60001 B hash 2 - a - l16 d{zeros}"));
+    let wrong_aes = cyclebench_protocol::wire::frame(format!("60002 B aes - e t a c l32 yctr128 d{zeros}"));
+    std::fs::write(
+        &bench,
+        format!(
+            r#"{{"hash": {{"algorithm": "sha2", "length": 1000, "seed": 3}}}}
+{{"hash": {{"algorithm": "sha3", "length": 8192, "repeated_block": 1024, "style": "tight"}}}}
+{{"hash": {{"algorithm": "sha2", "message_hex": "616263"}}}}
+{{"aes": {{"mode": "cbc", "key_bits": 192, "length": 48, "direction": "decrypt"}}}}
+{{"aes": {{"mode": "ctr", "key_bits": 128, "length": 4096, "repeated_block": 256, "seed": 5}}}}
+{{"aes": {{"mode": "cfb", "key_hex": "2b7e151628aed2a6abf7158809cf4f3c", "iv_hex": "000102030405060708090a0b0c0d0e0f", "message_hex": "6bc1bee22e409f96e93d7e117393172aae"}}}}
+{{"raw_line": "{wrong_hash}"}}
+{{"raw_line": "{wrong_aes}"}}
+{{"hash": {{"algorithm": "sha2", "length": 20000}}}}
+{{"aes": {{"mode": "ecb", "key_bits": 128, "length": 17}}}}
+{{"hash": {{"algorithm": "sha2", "message_hex": "xyz0"}}}}
+"#
+        ),
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let o = cyclebench(&[
+        "run",
+        "--target",
+        "qemu-virt",
+        "--no-report",
+        "--out",
+        out.to_str().unwrap(),
+        bench.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let r = records(&out);
+    assert_eq!(r.len(), 11, "{r:?}");
+    for ok in &r[..6] {
+        assert_eq!(ok["status"], "ok", "{ok}");
+        assert_eq!(ok["verified"], true, "{ok}");
+    }
+    assert_eq!(r[0]["bytes"], 1000);
+    assert_eq!(r[1]["bytes"], 8192);
+    assert_eq!(r[1]["repeated_block"], 1024);
+    assert_eq!(r[4]["bytes"], 4096);
+    assert_eq!(r[5]["bytes"], 17);
+    for wrong in &r[6..8] {
+        let error = wrong["error"].as_str().unwrap();
+        assert!(error.contains("WrongAnswer"), "{wrong}");
+    }
+    let refused: Vec<&str> = r[8..].iter().map(|r| r["error"].as_str().unwrap()).collect();
+    assert!(refused[0].contains("add \"repeated_block\""), "{refused:?}");
+    assert!(refused[1].contains("not a multiple of 16"), "{refused:?}");
+    assert!(refused[2].contains("message_hex: not hex"), "{refused:?}");
+}

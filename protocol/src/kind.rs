@@ -188,6 +188,13 @@ pub trait Kind: Sized {
     fn check(&self) -> Result<(), String> {
         Ok(())
     }
+    /// Works out on the host what the suite checks the output against when the request
+    /// describes its input instead of naming a stored dataset (a generated message's digest);
+    /// says what is wrong with the description.
+    #[cfg(feature = "std")]
+    fn complete(&mut self) -> Result<(), String> {
+        Ok(())
+    }
     /// Whether a result of this shape can answer this request: the host records nothing that
     /// does not fit.
     fn accepts(&self, phases: &Phases) -> bool;

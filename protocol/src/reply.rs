@@ -42,6 +42,9 @@ pub struct Hello {
     pub cycle_accurate: bool,
     /// Cycles one empty measurement window reads, calibrated at boot (minimum of many).
     pub overhead: u32,
+    /// Largest message the suite holds in RAM; a longer one is a repeated block
+    /// ([`crate::message`]).
+    pub max_message: u32,
     /// Every module the suite knows, and what implements it on this platform.
     pub modules: Vec<ModuleInfo>,
 }

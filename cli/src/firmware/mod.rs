@@ -38,6 +38,18 @@ pub fn build(features: &str, zbb: bool, selftest: bool) -> Result<PathBuf> {
         features.push_str(",selftest");
     }
     let mut cargo = Command::new(std::env::var("CARGO").unwrap_or_else(|_| String::from("cargo")));
+    // The checkout's path (and the crate registry's) would otherwise end up in the firmware's
+    // panic locations, changing the size of its read-only data and with it where code and
+    // tables land: the same source would give other cycle counts from another directory.
+    for (from, to) in path_remaps(&root) {
+        cargo.args([
+            "--config",
+            &format!(
+                "target.riscv32imc-unknown-none-elf.rustflags=[\"--remap-path-prefix\", {}]",
+                toml::Value::String(format!("{}={to}", from.display()))
+            ),
+        ]);
+    }
     if zbb {
         // Arrays given with --config are appended to the ones in .cargo/config.toml, so the
         // linker script arguments there stay.
@@ -72,6 +84,18 @@ pub fn build(features: &str, zbb: bool, selftest: bool) -> Result<PathBuf> {
         bail!("firmware build succeeded but {} is missing", elf.display());
     }
     Ok(elf)
+}
+
+/// The directories whose paths the firmware must not carry, with what replaces them.
+fn path_remaps(root: &Path) -> Vec<(PathBuf, &'static str)> {
+    let mut remaps = vec![(root.to_path_buf(), "/cyclebench")];
+    let cargo_home = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| Path::new(&home).join(".cargo")));
+    if let Some(cargo_home) = cargo_home {
+        remaps.push((cargo_home, "/cargo"));
+    }
+    remaps
 }
 
 /// `git describe` of the repository (with `-dirty` for local changes), or "unknown".

@@ -2,12 +2,14 @@
 //! the plots under `plots/` (SVG, and PNG for Markdown viewers that do not show SVG).
 //!
 //! One job per module: [`load`] reads `results.jsonl`, [`stats`] says what the numbers
-//! mean, `model` works out the report (`charts` holds the line charts' data), `plots` draws
-//! it and `render` fills the templates.
+//! mean, `model` works out the report (`charts` holds the line charts' data, `growth` the
+//! cost growth of swept lines with its fits), `plots` draws it and `render` fills the
+//! templates.
 //! A kind with a section of its own (a chart or table only it has) has a module under
 //! `views`, registered in `views/mod.rs`.
 
 mod charts;
+mod growth;
 mod model;
 mod plots;
 pub mod render;
@@ -62,6 +64,9 @@ pub fn write(dir: &Path) -> Result<Written> {
     }
     for chart in &report.cpb_charts {
         drawn.push(plots::cycles_per_byte(chart)?);
+    }
+    for chart in &report.growth_charts {
+        drawn.push(plots::growth(chart)?);
     }
     for chart in report.views.iter().flat_map(|v| &v.line_charts) {
         drawn.push(plots::software(chart)?);
@@ -252,5 +257,66 @@ mod tests {
         assert_eq!(written.plots, 1);
         let md = std::fs::read_to_string(&written.markdown).unwrap();
         assert!(!md.contains("Software primitives"), "{md}");
+    }
+
+    #[test]
+    fn a_swept_line_gets_its_cost_growth_with_the_fit() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut lines = Vec::new();
+        for (i, variant) in ["rust", "rv32i"].into_iter().enumerate() {
+            for (j, length) in [16u64, 64, 256, 1024].into_iter().enumerate() {
+                let (fixed, slope) = if i == 0 { (900, 25) } else { (400, 18) };
+                let total = fixed + slope * length;
+                let sweep = format!(
+                    r#""sweep":{{"index":{},"of":8,"values":{{"variant":"{variant}","length":{length}}}}}"#,
+                    4 * i + j + 1
+                );
+                lines.push(software(
+                    2,
+                    Primitive::Chacha20,
+                    variant,
+                    &format!(r#""bytes":{length},{sweep}"#),
+                    total,
+                ));
+            }
+        }
+        std::fs::write(dir.path().join("results.jsonl"), lines.join("\n")).unwrap();
+        let written = write(dir.path()).unwrap();
+        let md = std::fs::read_to_string(&written.markdown).unwrap();
+        assert!(md.contains("## Cost growth"), "{md}");
+        let name = format!("growth-01-sw-2-{}", BenchmarkKind::Software.name());
+        assert!(md.contains(&format!("](plots/{name}.png)")), "{md}");
+        assert!(dir.path().join(format!("plots/{name}.svg")).is_file());
+        assert!(
+            md.contains("| variant rust | 900.0 | 25.000 | 1.000000 | 0.00 % at "),
+            "{md}"
+        );
+        assert!(
+            md.contains("| variant rv32i | 400.0 | 18.000 | 1.000000 | 0.00 % at "),
+            "{md}"
+        );
+        assert!(
+            md.contains("| variant rv32i | 1024 | 1024 | 18832 | 18.39 | 18832 | 0.00 % | sw.bench:2[8] |"),
+            "{md}"
+        );
+        let html = std::fs::read_to_string(&written.html).unwrap();
+        assert!(
+            html.contains("<td>variant rust</td><td class=\"n\">900.0</td><td class=\"n\">25.000</td>"),
+            "{html}"
+        );
+    }
+
+    #[test]
+    fn without_a_swept_line_the_cost_growth_says_what_would_give_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let line = old(
+            1,
+            BenchmarkKind::Hash,
+            r#""status":"ok","phases":{"init":9,"input":20}"#,
+        );
+        std::fs::write(dir.path().join("results.jsonl"), line).unwrap();
+        let written = write(dir.path()).unwrap();
+        let md = std::fs::read_to_string(&written.markdown).unwrap();
+        assert!(md.contains("## Cost growth\n\nNo `.bench` line swept the field that sets the bytes processed over 3 or\nmore sizes"), "{md}");
     }
 }

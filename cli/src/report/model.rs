@@ -7,6 +7,7 @@ use std::collections::BTreeSet;
 use serde::Serialize;
 
 use super::charts::slug;
+use super::growth::{self, GrowthChart};
 use super::stats;
 use super::views::{self, Section};
 use crate::results::{distinct, Record, Results, Status};
@@ -241,6 +242,10 @@ pub struct Report {
     pub not_charted: Vec<String>,
     /// Cycles-per-byte charts.
     pub cpb_charts: Vec<CpbChart>,
+    /// Cost growth of swept lines, with the fitted fixed cost and per-byte slope.
+    pub growth_charts: Vec<GrowthChart>,
+    /// The fewest sizes a swept line needs for its cost growth to be fitted.
+    pub growth_min_sizes: usize,
     /// Sections of the kinds with a view of their own, in registration order.
     pub views: Vec<Section>,
     /// Hardware/software pairs.
@@ -273,6 +278,8 @@ impl Report {
             phase_charts: phase_charts(&measured),
             not_charted: not_charted(&measured),
             cpb_charts: cpb_charts(&measured),
+            growth_charts: growth::charts(&measured),
+            growth_min_sizes: growth::MIN_SIZES,
             views: views::sections(&measured),
             speedup_chart: (!speedups.is_empty()).then(|| String::from("speedup")),
             speedups,
@@ -469,8 +476,8 @@ fn phase_charts(measured: &[&Record]) -> Vec<PhaseChart> {
                 .iter()
                 .map(|r| Bar {
                     label: match (&r.implementation_name, mixed) {
-                        (Some(name), true) => format!("{} on {name} (line {})", r.description(), r.line),
-                        _ => format!("{} (line {})", r.description(), r.line),
+                        (Some(name), true) => format!("{} on {name} (line {})", r.description(), r.line_label()),
+                        _ => format!("{} (line {})", r.description(), r.line_label()),
                     },
                     segments: r
                         .phases

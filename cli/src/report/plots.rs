@@ -12,6 +12,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::charts::{SoftwareAxes, SoftwareChart, SoftwarePoint};
+use super::growth::GrowthChart;
 use super::model::{category_label, Category, CpbChart, PhaseChart, Segment, Speedup};
 
 /// A drawn chart.
@@ -116,6 +117,11 @@ pub fn phases(chart: &PhaseChart) -> Result<Plot> {
 /// Cycles per byte against message size.
 pub fn cycles_per_byte(chart: &CpbChart) -> Result<Plot> {
     render(&chart.name, &PerByte(chart))
+}
+
+/// Cycles and cycles per byte of a swept line against the bytes processed, with the fits.
+pub fn growth(chart: &GrowthChart) -> Result<Plot> {
+    render(&chart.name, &Growth(chart))
 }
 
 /// Software primitives against limbs or length.
@@ -542,6 +548,151 @@ impl Figure for Software<'_> {
     }
 }
 
+struct Growth<'a>(&'a GrowthChart);
+
+/// What a panel of the cost-growth figure plots against the bytes.
+#[derive(Clone, Copy, PartialEq)]
+enum GrowthPanel {
+    Cycles,
+    CyclesPerByte,
+}
+
+impl GrowthPanel {
+    /// The panel's value for `total` cycles at `bytes`.
+    fn y(self, bytes: f64, total: f64) -> f64 {
+        match self {
+            Self::Cycles => total,
+            Self::CyclesPerByte => total / bytes,
+        }
+    }
+}
+
+/// Labels for a logarithmic axis from `lo` to `hi`: 1, 2 and 5 times each power of ten, so
+/// that an axis spanning less than a decade still has several.
+fn one_two_five(lo: f64, hi: f64) -> Vec<f64> {
+    let mut points = Vec::new();
+    let mut decade = 10f64.powf(lo.log10().floor());
+    while decade <= hi {
+        points.extend(
+            [1.0, 2.0, 5.0]
+                .iter()
+                .map(|m| m * decade)
+                .filter(|v| (lo..=hi).contains(v)),
+        );
+        decade *= 10.0;
+    }
+    points
+}
+
+/// Points along a fit, evenly spaced on the logarithmic x axis.
+const FIT_SAMPLES: usize = 48;
+
+impl Growth<'_> {
+    fn panel<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        panel: GrowthPanel,
+    ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+        let points = || self.0.series.iter().flat_map(|s| s.points.iter());
+        let x_max = points().map(|p| p.bytes as f64).fold(1.0, f64::max);
+        let x_min = points().map(|p| p.bytes as f64).fold(x_max, f64::min);
+        // The fits, sampled evenly on the logarithmic x axis where they are positive (a log
+        // axis has no place for the rest); the y axis spans them as well as the points.
+        let (lo, hi) = (x_min.ln(), x_max.ln());
+        let fits: Vec<Vec<(f64, f64)>> = self
+            .0
+            .series
+            .iter()
+            .map(|series| {
+                (0..=FIT_SAMPLES)
+                    .map(|k| (lo + (hi - lo) * k as f64 / FIT_SAMPLES as f64).exp())
+                    .map(|x| (x, panel.y(x, series.fit.at(x))))
+                    .filter(|&(_, y)| y > 0.0)
+                    .collect()
+            })
+            .collect();
+        let ys = || {
+            points()
+                .map(|p| panel.y(p.bytes as f64, p.total as f64))
+                .chain(fits.iter().flatten().map(|p| p.1))
+        };
+        let y_max = ys().fold(f64::MIN_POSITIVE, f64::max);
+        let y_min = ys().fold(y_max, f64::min);
+        let (caption, y_desc) = match panel {
+            GrowthPanel::Cycles => (self.0.title.as_str(), "cycles (corrected total, log scale)"),
+            GrowthPanel::CyclesPerByte => ("", "cycles per byte (log scale)"),
+        };
+        let mut builder = ChartBuilder::on(area);
+        builder.margin(16).x_label_area_size(44).y_label_area_size(90);
+        if !caption.is_empty() {
+            builder.caption(caption, (FONT, 20));
+        }
+        // Log axes: a factor of margin on both ends keeps the points off the frame.
+        let (y_lo, y_hi) = (y_min / 1.6, y_max * 1.6);
+        let mut chart = builder.build_cartesian_2d(
+            ((x_min / 1.6)..(x_max * 1.6)).log_scale(),
+            (y_lo..y_hi).log_scale().with_key_points(one_two_five(y_lo, y_hi)),
+        )?;
+        let x_desc = format!("bytes processed ({} swept, log scale)", self.0.field);
+        chart
+            .configure_mesh()
+            .x_desc(x_desc.as_str())
+            .y_desc(y_desc)
+            .x_label_formatter(&|v| format!("{v:.0}"))
+            .y_label_formatter(&|v| {
+                if *v >= 10.0 {
+                    format!("{v:.0}")
+                } else {
+                    format!("{v:.2}")
+                }
+            })
+            .label_style((FONT, 15))
+            .axis_desc_style((FONT, 15))
+            .draw()?;
+        for (i, series) in self.0.series.iter().enumerate() {
+            let colour = SERIES[i % SERIES.len()];
+            let line = colour.stroke_width(2);
+            let xy: Vec<(f64, f64)> = series
+                .points
+                .iter()
+                .map(|p| (p.bytes as f64, panel.y(p.bytes as f64, p.total as f64)))
+                .collect();
+            chart
+                .draw_series(LineSeries::new(xy.clone(), line))?
+                .label(series.label.clone())
+                .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], line));
+            chart.draw_series(xy.into_iter().map(|p| Circle::new(p, 4, colour.filled())))?;
+            chart.draw_series(DashedLineSeries::new(fits[i].clone(), 6, 5, colour.stroke_width(1)))?;
+        }
+        if panel == GrowthPanel::Cycles {
+            chart
+                .configure_series_labels()
+                .position(SeriesLabelPosition::UpperLeft)
+                .background_style(WHITE.mix(0.9))
+                .border_style(BLACK)
+                .label_font((FONT, 16))
+                .draw()?;
+        }
+        Ok(())
+    }
+}
+
+impl Figure for Growth<'_> {
+    fn size(&self) -> (u32, u32) {
+        (WIDTH, 1000)
+    }
+
+    fn draw<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+    ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+        area.fill(&WHITE)?;
+        let (top, bottom) = area.split_vertically(520);
+        self.panel(&top, GrowthPanel::Cycles)?;
+        self.panel(&bottom, GrowthPanel::CyclesPerByte)
+    }
+}
+
 /// One line of a [`LineChart`].
 pub struct Line {
     /// Legend label.
@@ -730,5 +881,49 @@ mod tests {
             let reader = png::Decoder::new(std::io::Cursor::new(plot.png)).read_info().unwrap();
             assert_eq!((reader.info().width, reader.info().height), (WIDTH, 600));
         }
+    }
+
+    #[test]
+    fn log_axis_labels_are_one_two_five_within_the_range() {
+        assert_eq!(one_two_five(16.6, 218.0), [20.0, 50.0, 100.0, 200.0]);
+        assert_eq!(one_two_five(0.3, 1.5), [0.5, 1.0]);
+    }
+
+    #[test]
+    fn cost_growth_plots_both_panels_with_their_fits() {
+        use crate::report::growth::{Fit, GrowthPoint, GrowthSeries};
+        let series = |label: &str, fixed: u64, slope: u64| {
+            let pairs: Vec<(u64, u64)> = [16u64, 256, 4096].iter().map(|&b| (b, fixed + slope * b)).collect();
+            let fit = Fit::of(&pairs).unwrap();
+            GrowthSeries {
+                label: label.to_owned(),
+                points: pairs
+                    .iter()
+                    .map(|&(bytes, total)| GrowthPoint {
+                        location: String::from("lengths.bench:4[1]"),
+                        value: bytes.to_string(),
+                        bytes,
+                        total,
+                        cycles_per_byte: total as f64 / bytes as f64,
+                        fitted: fit.at(bytes as f64),
+                        relative_residual: 0.0,
+                    })
+                    .collect(),
+                fit,
+            }
+        };
+        let chart = GrowthChart {
+            name: String::from("growth-01-lengths-4-x"),
+            title: String::from("lengths.bench:4 x: cycles and cycles per byte against length"),
+            location: String::from("lengths.bench:4"),
+            field: String::from("length"),
+            series: vec![series("variant rust", 500, 30), series("variant rv32i", 300, 20)],
+        };
+        let plot = growth(&chart).unwrap();
+        for text in ["variant rust", "variant rv32i", "length swept", "cycles per byte"] {
+            assert!(plot.svg.contains(text), "{text} missing");
+        }
+        let reader = png::Decoder::new(std::io::Cursor::new(plot.png)).read_info().unwrap();
+        assert_eq!((reader.info().width, reader.info().height), (WIDTH, 1000));
     }
 }

@@ -60,10 +60,17 @@ fn cycles(value: Option<u64>) -> String {
     value.map(|v| v.to_string()).unwrap_or_default()
 }
 
-/// A number with `places` decimals (2 by default); nothing when it was not measured.
+/// A number with `places` decimals (2 by default); nothing when it was not measured. A value
+/// that rounds to zero has no sign (a fit's residual of -0.00 % is none).
 fn fixed(value: Option<f64>, places: Option<usize>) -> String {
     value
-        .map(|v| format!("{v:.*}", places.unwrap_or(2)))
+        .map(|v| {
+            let text = format!("{v:.*}", places.unwrap_or(2));
+            match text.strip_prefix('-') {
+                Some(unsigned) if unsigned.chars().all(|c| c == '0' || c == '.') => unsigned.to_owned(),
+                _ => text,
+            }
+        })
         .unwrap_or_default()
 }
 
@@ -102,6 +109,9 @@ mod tests {
         assert_eq!(fixed(Some(126.5703), None), "126.57");
         assert_eq!(fixed(Some(2.0), Some(3)), "2.000");
         assert_eq!(fixed(None, None), "");
+        assert_eq!(fixed(Some(-0.0001), None), "0.00");
+        assert_eq!(fixed(Some(-0.004), Some(0)), "0");
+        assert_eq!(fixed(Some(-0.5), Some(1)), "-0.5");
     }
 
     #[test]

@@ -24,6 +24,11 @@ pub use load::{distinct, load, Results};
 pub use named::Named;
 pub use writer::ResultsWriter;
 
+/// The field of a record of a swept `.bench` line that says where it stands in its line's
+/// sweep: `{"index": 3, "of": 10, "values": {"length": 256}}` (1-based index, the swept fields
+/// with this request's values). Records of other lines have none.
+pub const SWEEP: &str = "sweep";
+
 /// Outcome class of a record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -265,9 +270,28 @@ impl Record {
             .unwrap_or(&self.file)
     }
 
-    /// `file.bench:line`.
+    /// `file.bench:line`, or `file.bench:line[k]` for the k-th request of a swept line.
     pub fn location(&self) -> String {
-        format!("{}:{}", self.file_name(), self.line)
+        format!("{}:{}", self.file_name(), self.line_label())
+    }
+
+    /// The line number, with `[k]` for the k-th request of a swept line.
+    pub fn line_label(&self) -> String {
+        match self.sweep_index() {
+            Some(k) => format!("{}[{k}]", self.line),
+            None => self.line.to_string(),
+        }
+    }
+
+    /// The record's 1-based place among the requests of its swept line.
+    pub fn sweep_index(&self) -> Option<u64> {
+        self.details.get(SWEEP)?.get("index")?.as_u64()
+    }
+
+    /// The swept fields of the record's line with this record's values, in the line's order;
+    /// `None` for a line without a sweep.
+    pub fn swept_values(&self) -> Option<&Map<String, Value>> {
+        self.details.get(SWEEP)?.get("values")?.as_object()
     }
 
     /// Dataset and configuration in words, e.g. `msg-256 sha2 tight`.

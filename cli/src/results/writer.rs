@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use serde::Serialize;
 
-use super::Record;
+use super::{plain, Record};
 
 /// serde's snake_case name of a unit enum value, with dashes.
 fn kebab<T: Serialize>(value: &T) -> String {
@@ -72,7 +72,7 @@ impl LineFile {
     }
 }
 
-const CSV_HEADER: [&str; 24] = [
+const CSV_HEADER: [&str; 26] = [
     "status",
     "target",
     "platform",
@@ -97,6 +97,8 @@ const CSV_HEADER: [&str; 24] = [
     "phases",
     "error",
     "firmware_revision",
+    "sweep",
+    "swept_values",
 ];
 
 impl ResultsWriter {
@@ -110,7 +112,7 @@ impl ResultsWriter {
 
     /// Writes one record to both files, each as one complete line.
     pub fn append(&mut self, r: &Record) -> Result<()> {
-        let what = format!("the record of {}:{}", r.file, r.line);
+        let what = format!("the record of {}:{}", r.file, r.line_label());
         let mut line = serde_json::to_vec(r).context("serializing a record")?;
         line.push(b'\n');
         self.jsonl.append(&line, &what)?;
@@ -146,6 +148,11 @@ impl ResultsWriter {
             phases.join(" "),
             opt(r.error.clone().or_else(|| r.reason.clone())),
             r.firmware_revision.clone(),
+            opt(r.sweep_index().map(|k| k.to_string())),
+            opt(r.swept_values().map(|values| {
+                let pairs: Vec<String> = values.iter().map(|(k, v)| format!("{k}={}", plain(v))).collect();
+                pairs.join(" ")
+            })),
         ]
     }
 }
@@ -191,6 +198,25 @@ mod tests {
         assert_eq!(rows.len(), 2);
         assert_eq!(&rows[0][4], "3");
         assert_eq!(&rows[0][22], "a, \"quoted\"\nsecond line");
+        assert_eq!((&rows[0][24], &rows[0][25]), ("", ""));
+    }
+
+    #[test]
+    fn a_request_of_a_swept_line_says_where_it_stands_in_its_sweep() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut writer = ResultsWriter::create(dir.path()).unwrap();
+        let mut r = record(4, "plain");
+        let sweep = serde_json::json!({"index": 3, "of": 6, "values": {"variant": "rv32i", "length": 64}});
+        r.details.insert(String::from(super::super::SWEEP), sweep);
+        assert_eq!(r.location(), "f.bench:4[3]");
+        writer.append(&r).unwrap();
+        let jsonl = std::fs::read_to_string(dir.path().join("results.jsonl")).unwrap();
+        let back = super::super::parse(jsonl.trim()).unwrap();
+        assert_eq!((back.line, back.sweep_index()), (4, Some(3)));
+        assert_eq!(back.swept_values().unwrap()["length"], 64);
+        let mut csv = csv::Reader::from_path(dir.path().join("results.csv")).unwrap();
+        let row = csv.records().next().unwrap().unwrap();
+        assert_eq!((&row[4], &row[24], &row[25]), ("4", "3", "variant=rv32i length=64"));
     }
 
     #[cfg(target_os = "linux")]

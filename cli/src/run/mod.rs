@@ -12,7 +12,7 @@ use anyhow::{bail, Context, Result};
 use cyclebench_protocol::{Check, Hello, Reply, Request, SuiteState};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::bench_file::{self, Action, Line};
+use crate::bench_file::{self, Action, Line, SweepPoint, SWEEP_REQUESTS_WITHOUT_YES};
 use crate::firmware;
 use crate::firmware::symbols::Symbols;
 use crate::report;
@@ -53,6 +53,9 @@ pub struct Args {
     /// --port]
     #[arg(long, short = 'j', value_parser = clap::value_parser!(u64).range(1..=64))]
     jobs: Option<u64>,
+    // The help names the threshold from its one definition.
+    #[arg(long, help = format!("Run files whose sweeps expand to more than {SWEEP_REQUESTS_WITHOUT_YES} requests"))]
+    yes: bool,
 }
 
 /// Why requests are no longer sent.
@@ -138,21 +141,25 @@ struct Sink<'a> {
 }
 
 impl Sink<'_> {
-    /// Writes one line's record and its `.out` entry.
+    /// Writes one line's record and its `.out` entry; a request of a swept line records
+    /// where it stands in its sweep.
     fn record(
         &mut self,
         out: &mut impl Write,
         text: &str,
-        number: usize,
-        record: Record,
+        sweep: Option<&SweepPoint>,
+        mut record: Record,
         reply: serde_json::Value,
     ) -> Result<()> {
+        if let Some(point) = sweep {
+            record.details.insert(String::from(records::SWEEP), point.to_json());
+        }
         writeln!(out, "{text}")?;
         writeln!(out, "=> {reply}")?;
         out.flush()?;
         self.results.append(&record)?;
         self.progress.inc(1);
-        self.progress.suspend(|| report_line(&record, number));
+        self.progress.suspend(|| report_line(&record));
         self.all.push(record);
         Ok(())
     }
@@ -175,16 +182,16 @@ impl Sink<'_> {
         }
     }
 
-    /// The record of a line that was sent (or could not be).
+    /// The record of a line that was sent (or could not be): `line` is its file, number, text
+    /// and place in its sweep.
     fn sent(
         &mut self,
         out: &mut impl Write,
-        file: &str,
-        number: usize,
-        text: &str,
+        line: (&str, usize, &str, Option<&SweepPoint>),
         action: &Action,
         sent: Sent,
     ) -> Result<bool> {
+        let (file, number, text, sweep) = line;
         let request = match action {
             Action::Request(r) => Some(r),
             Action::Raw(_) => None,
@@ -203,33 +210,38 @@ impl Sink<'_> {
                 false,
             ),
         };
-        self.record(out, text, number, record, reply)?;
+        self.record(out, text, sweep, record, reply)?;
         Ok(suspended)
     }
 
-    /// The record of a line that was not sent: `line` is its file, number and text.
+    /// The record of a line that was not sent: `line` is its file, number, text and place in
+    /// its sweep.
     fn not_sent(
         &mut self,
         out: &mut impl Write,
         hello: &Hello,
-        line: (&str, usize, &str),
+        line: (&str, usize, &str, Option<&SweepPoint>),
         request: Option<&Request>,
         why: String,
     ) -> Result<()> {
-        let (file, number, text) = line;
+        let (file, number, text, sweep) = line;
         let ctx = self.context(hello, file, number, text);
         let record = Record::error(&ctx, request, why.clone());
-        self.record(out, text, number, record, serde_json::json!({ "host_error": why }))
+        self.record(out, text, sweep, record, serde_json::json!({ "host_error": why }))
     }
 }
 
 /// Runs the files; `Ok(false)` when any line failed.
 pub fn run(args: Args) -> Result<bool> {
-    let files: Vec<(PathBuf, Vec<Line>)> = args
+    let read: Vec<(PathBuf, bench_file::BenchFile)> = args
         .files
         .iter()
-        .map(|p| bench_file::read(p).map(|l| (p.clone(), l)))
+        .map(|p| bench_file::read(p).map(|f| (p.clone(), f)))
         .collect::<Result<_>>()?;
+    if !args.yes {
+        check_sweep_sizes(&read)?;
+    }
+    let files: Vec<(PathBuf, Vec<Line>)> = read.into_iter().map(|(p, f)| (p, f.expand())).collect();
     let label = args.target.label();
     let out_dir = args.out.clone().unwrap_or_else(|| default_out_dir(&label));
     std::fs::create_dir_all(&out_dir).with_context(|| format!("creating {}", out_dir.display()))?;
@@ -331,28 +343,39 @@ pub fn run(args: Args) -> Result<bool> {
             while let Some(line) = lines.get(cursor) {
                 match line {
                     Line::Comment(text) => writeln!(out, "{text}")?,
-                    Line::Invalid { number, text, error } => {
+                    Line::Invalid {
+                        number,
+                        text,
+                        error,
+                        sweep,
+                    } => {
                         let error = format!("invalid line: {error}");
-                        sink.not_sent(out, &hello, (&file, *number, text), None, error)?;
+                        sink.not_sent(out, &hello, (&file, *number, text, sweep.as_ref()), None, error)?;
                     }
-                    Line::Action { number, text, action } => {
+                    Line::Action {
+                        number,
+                        text,
+                        action,
+                        sweep,
+                    } => {
                         let request = match action {
                             Action::Request(r) => Some(r),
                             Action::Raw(_) => None,
                         };
+                        let at = (file.as_str(), *number, text.as_str(), sweep.as_ref());
                         match (blocked.as_ref(), results[next_action].take()) {
                             (_, Some(sent)) => {
-                                if sink.sent(out, &file, *number, text, action, sent)? {
+                                if sink.sent(out, at, action, sent)? {
                                     *blocked = Some(Blocked::Suspended(format!("{file}:{number}")));
                                 }
                             }
-                            (Some(Blocked::Suspended(at)), None) => {
-                                let why = format!("not sent: the suite was suspended by {at}");
-                                sink.not_sent(out, &hello, (&file, *number, text), request, why)?;
+                            (Some(Blocked::Suspended(by)), None) => {
+                                let why = format!("not sent: the suite was suspended by {by}");
+                                sink.not_sent(out, &hello, at, request, why)?;
                             }
                             (Some(Blocked::LinkLost(why)), None) if finished => {
                                 let why = format!("not sent: {why}");
-                                sink.not_sent(out, &hello, (&file, *number, text), request, why)?;
+                                sink.not_sent(out, &hello, at, request, why)?;
                             }
                             (_, None) => return Ok(()),
                         }
@@ -423,6 +446,7 @@ pub fn run(args: Args) -> Result<bool> {
         "cycle_accurate": hello.cycle_accurate,
         "cpu_hz": hello.cpu_hz,
         "overhead": hello.overhead,
+        "max_message": hello.max_message,
         "firmware_revision": revision,
         "started": started.to_rfc3339(),
         "files": args.files,
@@ -466,8 +490,25 @@ pub fn run(args: Args) -> Result<bool> {
     Ok(failed == 0)
 }
 
-fn report_line(r: &Record, number: usize) {
-    let what = format!("{}:{number} {}", r.file, r.benchmark);
+/// Refuses files whose sweeps ask for more requests than a run makes unasked, naming each
+/// with its count.
+fn check_sweep_sizes(files: &[(PathBuf, bench_file::BenchFile)]) -> Result<()> {
+    let large: Vec<String> = files
+        .iter()
+        .filter(|(_, f)| f.swept_requests() > SWEEP_REQUESTS_WITHOUT_YES)
+        .map(|(p, f)| format!("{}: its sweeps expand to {} requests", p.display(), f.swept_requests()))
+        .collect();
+    if large.is_empty() {
+        return Ok(());
+    }
+    bail!(
+        "{}; more than {SWEEP_REQUESTS_WITHOUT_YES} requests from the sweeps of one file are run only with --yes",
+        large.join("; ")
+    )
+}
+
+fn report_line(r: &Record) {
+    let what = format!("{}:{} {}", r.file, r.line_label(), r.benchmark);
     match r.status {
         Status::Ok => match r.total_cycles {
             Some(c) => eprintln!("{what}: {c} cycles{}", checked(r.check)),

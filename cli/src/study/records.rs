@@ -164,7 +164,7 @@ fn view(r: &Record, fields: &Map<String, Json>) -> Json {
 
 #[cfg(test)]
 mod tests {
-    use cyclebench_protocol::{AesBenchmark, Kind};
+    use cyclebench_protocol::{AesBenchmark, Kind, Primitive, SoftwareBenchmark};
     use serde_json::json;
 
     use super::super::testdata::{ok, run_of};
@@ -206,5 +206,33 @@ mod tests {
         assert_eq!(compute(json!({"status_pad": 4})), ["40"]);
         assert!(compute(json!({"direction": "decrypt"})).is_empty());
         assert!(compute(json!({"config": "words no study reads"})).is_empty());
+    }
+
+    #[test]
+    fn the_requests_of_a_swept_line_are_selected_by_their_own_values() {
+        let kind = SoftwareBenchmark::NAME;
+        let primitive = Primitive::Chacha20.name();
+        let records: Vec<serde_json::Value> = [16u64, 64, 256]
+            .iter()
+            .enumerate()
+            .map(|(i, &length)| {
+                let request = json!({ kind: {"primitive": primitive, "variant": "rust", "length": length} });
+                let mut r = ok("lengths", request, &[("run", 100 + length)]);
+                r["sweep"] = json!({"index": i + 1, "of": 3, "values": {"length": length}});
+                r
+            })
+            .collect();
+        let (_d, run) = run_of(&records, None);
+        let raw = |fields| -> Vec<String> {
+            let wanted = wanted(fields);
+            run.matching(&wanted)
+                .map(|r| r.get_attr("raw").unwrap().get_attr("run").unwrap().to_string())
+                .collect()
+        };
+        assert_eq!(raw(json!({"file": "lengths", "length": 64})), ["164"]);
+        assert_eq!(
+            raw(json!({"primitive": primitive, "variant": "rust"})),
+            ["116", "164", "356"]
+        );
     }
 }

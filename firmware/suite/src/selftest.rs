@@ -139,7 +139,12 @@ pub fn run<P: Platform>(platform: &mut P, overhead: u32) -> ! {
                 let name = format!("{algorithm:?}::{}::{style:?}", d.id).to_lowercase();
                 let b = HashBenchmark {
                     algorithm,
-                    dataset: id(d.id),
+                    dataset: Some(id(d.id)),
+                    length: None,
+                    seed: None,
+                    repeated_block: None,
+                    message_hex: None,
+                    expected: None,
                     style,
                     track_fifo: true,
                     software: None,
@@ -156,7 +161,16 @@ pub fn run<P: Platform>(platform: &mut P, overhead: u32) -> ! {
         ] {
             let name = format!("aes::{}::{direction:?}::{granularity:?}::{trigger:?}", d.id).to_lowercase();
             let b = AesBenchmark {
-                dataset: id(d.id),
+                dataset: Some(id(d.id)),
+                mode: None,
+                key_bits: None,
+                length: None,
+                repeated_block: None,
+                seed: None,
+                key_hex: None,
+                iv_hex: None,
+                message_hex: None,
+                expected: None,
                 direction,
                 granularity,
                 trigger,

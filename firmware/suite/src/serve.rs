@@ -40,6 +40,7 @@ pub fn hello<P: Platform>(platform: &P, overhead: u32) -> Reply {
         cpu_hz: P::CPU_HZ,
         cycle_accurate: P::CYCLE_ACCURATE,
         overhead,
+        max_message: cyclebench_protocol::message::MAX_MESSAGE_BYTES,
         modules: platform.modules(),
     })
 }

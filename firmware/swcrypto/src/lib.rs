@@ -6,8 +6,10 @@
 //! Every benchmarked primitive comes in up to three [`Variant`]s: portable Rust (the
 //! reference, host-tested against published vectors and RustCrypto), hand-written RV32I
 //! assembly, and assembly using Zbb (rotations, and-not). Each family module hands out its
-//! variants as plain function pointers (`None` where a variant does not exist), so the suite
-//! can time any of them through the same call, and has an on-target `self_test`.
+//! variants as plain function pointers (`None` where a variant does not exist), has an
+//! on-target `self_test`, and a harness (`<family>/harness.rs`): the fixed input and its known
+//! answer, random inputs, the call and the check, which every kind of the suite that runs
+//! primitives uses through [`with_harness`], the registry below.
 #![no_std]
 // Unsafe is confined to the assembly bindings; each use carries a SAFETY note.
 #![deny(unsafe_code)]
@@ -19,11 +21,43 @@ pub mod aes_table;
 pub mod chacha20;
 pub mod compare;
 pub mod ctr_drbg;
+pub mod harness;
 pub mod keccak;
 pub mod mp;
 mod test_support;
 
 use alloc::string::String;
+
+use cyclebench_protocol::Primitive;
+use harness::{Harness, Setup, Visit};
+
+/// The registry: which harness runs which primitive of the protocol's table, one line each.
+macro_rules! registry {
+    ($($primitive:ident => $harness:ty,)*) => {
+        /// Builds the harness of `setup.primitive` and hands it to `visit`; `None` when this
+        /// build has no such variant of it.
+        pub fn with_harness<V: Visit>(setup: &Setup, visit: V) -> Option<V::Output> {
+            match setup.primitive {
+                $(Primitive::$primitive => <$harness as Harness>::new(setup).map(|subject| visit.visit(subject)),)*
+            }
+        }
+    };
+}
+
+registry! {
+    AesTableKeySchedule => aes_table::harness::KeySchedule,
+    AesTableEncrypt => aes_table::harness::Encrypt,
+    AesBitslicedKeySchedule => aes_bitsliced::harness::KeySchedule,
+    AesBitslicedCtr => aes_bitsliced::harness::Ctr,
+    Chacha20 => chacha20::harness::Chacha20Stream,
+    KeccakF1600 => keccak::harness::Permutation,
+    MpAddFull => mp::harness::Add,
+    MpAddReduced => mp::harness::Add,
+    MpMulSchoolbook => mp::harness::Mul,
+    MpMulSchoolbookReduced => mp::harness::Mul,
+    MpMulKaratsuba => mp::harness::Mul,
+    MpMulKaratsubaReduced => mp::harness::Mul,
+}
 
 /// Which implementation of a primitive.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -63,4 +97,5 @@ pub fn self_test(variant: Variant, report: Report<'_>) {
     aes_table::self_test(variant, report);
     aes_bitsliced::self_test(variant, report);
     compare::self_test(variant, report);
+    harness::self_test(variant, report);
 }

@@ -1,11 +1,16 @@
-//! Hashing (thesis Tables 6.1 and 6.2): SHA-256 or SHA3-256 over a dataset message.
+//! Hashing (thesis Tables 6.1 and 6.2): SHA-256 or SHA3-256 over a dataset message, or over a
+//! message the request describes (a seeded stream of any length, a seeded block repeated, or
+//! bytes given inline) with the digest the host worked out for it.
 //!
-//! Wire: `B hash 2|3 DATASET a|t -|f [xREPS]`; result `hash INIT INPUT AWAIT READ [fDEPTH/WAITS]`.
+//! Wire: `B hash 2|3 DATASET|- a|t -|f [lLENGTH] [gSEED] [bBLOCK] [mHEX] [dDIGEST] [xREPS]`;
+//! result `hash INIT INPUT AWAIT READ [fDEPTH/WAITS]`.
 
 use alloc::format;
+use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::kind::{DatasetFamily, Description, Field, Kind, PhaseCategory, PhaseSpec, Shape};
+use crate::message::{from_hex, Generated, MAX_INLINE_MESSAGE_BYTES, MAX_MESSAGE_BYTES, MAX_REPEATED_MESSAGE_BYTES};
 use crate::wire::{self, Options, Tokens, WireError};
 use crate::{Cycles, DatasetId, Module, NamedPhase, Phases, SoftwareLibrary};
 
@@ -39,8 +44,28 @@ pub enum HashStyle {
 pub struct HashBenchmark {
     /// SHA-2 or SHA-3.
     pub algorithm: HashAlgorithm,
-    /// Dataset: message and expected digest.
-    pub dataset: DatasetId,
+    /// Dataset: message and expected digest. Without one, the request describes its message
+    /// (`length` or `message_hex`).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub dataset: Option<DatasetId>,
+    /// Bytes of a generated message: the seeded stream of `seed`.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub length: Option<u32>,
+    /// Seed of the generated message (default 0).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub seed: Option<u32>,
+    /// A message longer than the suite holds in RAM: the first `repeated_block` bytes of the
+    /// seeded stream, repeated up to `length` (a multiple of 4, at most the suite's limit).
+    /// The accelerator's cost does not depend on the data (the leakage tests check that).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub repeated_block: Option<u32>,
+    /// A message of the user's own, as hex.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub message_hex: Option<String>,
+    /// The digest of the described message, worked out on the host
+    /// ([`HashBenchmark::complete`]); the suite compares its output with it.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub expected: Option<[u8; 32]>,
     /// API-conform or tight input.
     #[cfg_attr(feature = "serde", serde(default))]
     pub style: HashStyle,
@@ -65,6 +90,89 @@ impl HashBenchmark {
             HashAlgorithm::Sha3 => Module::Sha3,
         }
     }
+
+    /// The message the request describes, if it names no dataset; says what is wrong with
+    /// the description.
+    pub fn generated(&self) -> Result<Option<Generated>, String> {
+        let described = (self.length, &self.message_hex);
+        match (&self.dataset, described) {
+            (Some(_), (None, None)) => {
+                if self.seed.is_some() || self.repeated_block.is_some() {
+                    return Err(String::from(
+                        "seed and repeated_block describe a message of \"length\" bytes, not a dataset",
+                    ));
+                }
+                Ok(None)
+            }
+            (Some(_), _) => Err(String::from(
+                "give a dataset or describe the message (length or message_hex), not both",
+            )),
+            (None, (None, None)) => Err(String::from(
+                "no message: give a dataset, a \"length\" (with an optional \"seed\") or \"message_hex\"",
+            )),
+            (None, (Some(_), Some(_))) => Err(String::from("give length or message_hex, not both")),
+            (None, (None, Some(hex))) => {
+                if self.seed.is_some() || self.repeated_block.is_some() {
+                    return Err(String::from(
+                        "seed and repeated_block describe a message of \"length\" bytes, not message_hex",
+                    ));
+                }
+                let bytes = from_hex(hex).map_err(|e| format!("message_hex: {e}"))?;
+                if bytes.len() > MAX_INLINE_MESSAGE_BYTES {
+                    return Err(format!(
+                        "message_hex holds {} bytes, more than one line carries ({MAX_INLINE_MESSAGE_BYTES}); \
+                         describe a longer message by \"length\" and \"seed\"",
+                        bytes.len()
+                    ));
+                }
+                Ok(Some(Generated::Inline(bytes)))
+            }
+            (None, (Some(length), None)) => {
+                let seed = self.seed.unwrap_or(0);
+                match self.repeated_block {
+                    None if length > MAX_MESSAGE_BYTES => Err(format!(
+                        "length {length} is above the {MAX_MESSAGE_BYTES} bytes a suite holds in RAM; \
+                         add \"repeated_block\" (e.g. 4096) to hash a seeded block repeated"
+                    )),
+                    None => Ok(Some(Generated::Seeded { length, seed })),
+                    Some(block) if block == 0 || !block.is_multiple_of(4) || block > MAX_MESSAGE_BYTES => Err(format!(
+                        "repeated_block must be a multiple of 4 from 4 to {MAX_MESSAGE_BYTES}, got {block}"
+                    )),
+                    Some(block) if !length.is_multiple_of(4) => Err(format!(
+                        "a repeated message's length must be a multiple of 4, got {length} (block {block})"
+                    )),
+                    Some(_) if length > MAX_REPEATED_MESSAGE_BYTES => Err(format!(
+                        "length {length} is above the {MAX_REPEATED_MESSAGE_BYTES} bytes a repeated message may have"
+                    )),
+                    Some(block) => Ok(Some(Generated::Repeated { length, seed, block })),
+                }
+            }
+        }
+    }
+
+    /// Works out the digest of the described message on the host, for the suite to check its
+    /// output against.
+    #[cfg(feature = "std")]
+    fn digest(&mut self) -> Result<(), String> {
+        use sha2::Digest as _;
+        let Some(message) = self.generated()? else {
+            return Ok(());
+        };
+        let digest: [u8; 32] = match self.algorithm {
+            HashAlgorithm::Sha2 => {
+                let mut h = sha2::Sha256::new();
+                message.for_each_piece(|p| h.update(p));
+                h.finalize().into()
+            }
+            HashAlgorithm::Sha3 => {
+                let mut h = sha3::Sha3_256::new();
+                message.for_each_piece(|p| h.update(p));
+                h.finalize().into()
+            }
+        };
+        self.expected = Some(digest);
+        Ok(())
+    }
 }
 
 impl Kind for HashBenchmark {
@@ -82,7 +190,7 @@ impl Kind for HashBenchmark {
     }
 
     fn dataset(&self) -> Option<(DatasetFamily, &DatasetId)> {
-        Some((DatasetFamily::Hash, &self.dataset))
+        self.dataset.as_ref().map(|d| (DatasetFamily::Hash, d))
     }
 
     fn describe(&self) -> Description {
@@ -94,12 +202,36 @@ impl Kind for HashBenchmark {
         if self.track_fifo {
             config.push_str(" fifo-tracked");
         }
+        let mut fields = Vec::new();
+        let generated = self.generated().ok().flatten();
+        match &generated {
+            Some(Generated::Seeded { length, seed }) => config.push_str(&format!(" {length} B seed {seed}")),
+            Some(Generated::Repeated { length, seed, block }) => {
+                config.push_str(&format!(" {length} B seed {seed} block {block} repeated"));
+                fields.push(("repeated_block", Field::Number(u64::from(*block))));
+            }
+            Some(Generated::Inline(bytes)) => config.push_str(&format!(" {} B given", bytes.len())),
+            None => {}
+        }
         Description {
             module: Some(self.module()),
             config,
-            bytes: None,
-            fields: Vec::new(),
+            bytes: generated.map(|m| u64::from(m.len())),
+            fields,
         }
+    }
+
+    #[cfg(feature = "std")]
+    fn complete(&mut self) -> Result<(), String> {
+        self.digest()
+    }
+
+    fn check(&self) -> Result<(), String> {
+        self.generated()?;
+        if self.track_fifo && matches!(self.generated(), Ok(Some(Generated::Repeated { .. }))) {
+            return Err(String::from("track_fifo is not available with repeated_block"));
+        }
+        Ok(())
     }
 
     fn software(&self) -> Option<SoftwareLibrary> {
@@ -112,11 +244,16 @@ impl Kind for HashBenchmark {
 
     fn encode(&self, out: &mut alloc::string::String) {
         wire::push(out, wire::pick(self.algorithm == HashAlgorithm::Sha2, "2", "3"));
-        wire::push(out, self.dataset.as_str());
+        wire::push(out, self.dataset.as_ref().map_or("-", DatasetId::as_str));
         wire::push(out, wire::pick(self.style == HashStyle::ApiConform, "a", "t"));
         wire::push(out, wire::pick(self.track_fifo, "f", "-"));
         Options {
             software: self.software,
+            length: self.length,
+            seed: self.seed,
+            block: self.repeated_block,
+            message: self.message_hex.as_deref().and_then(|h| from_hex(h).ok()),
+            digest: self.expected,
             repetitions: self.repetitions,
             ..Options::default()
         }
@@ -130,18 +267,28 @@ impl Kind for HashBenchmark {
             ("2", HashAlgorithm::Sha2),
             ("3", HashAlgorithm::Sha3),
         )?;
-        let dataset = wire::dataset(t)?;
+        let dataset = wire::optional_dataset(t)?;
         let style = wire::flag(t, "hash style", ("a", HashStyle::ApiConform), ("t", HashStyle::Tight))?;
         let track_fifo = wire::flag(t, "fifo tracking", ("f", true), ("-", false))?;
-        let o = Options::decode(t, "sx")?;
-        Ok(Self {
+        let o = Options::decode(t, "slgbmdx")?;
+        let request = Self {
             algorithm,
             dataset,
+            length: o.length,
+            seed: o.seed,
+            repeated_block: o.block,
+            message_hex: o.message.as_deref().map(crate::message::to_hex),
+            expected: o.digest,
             style,
             track_fifo,
             software: o.software,
             repetitions: o.repetitions,
-        })
+        };
+        match request.generated() {
+            Err(_) => Err(WireError::Malformed("hash message")),
+            Ok(Some(_)) if request.expected.is_none() => Err(WireError::Malformed("hash message without its digest")),
+            Ok(_) => Ok(request),
+        }
     }
 }
 

@@ -19,7 +19,12 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-pub use aes::{AesBenchmark, AesPerBlockPhases, AesTotalPhases, Direction, Granularity, Trigger};
+#[cfg(feature = "std")]
+pub use aes::reference_output as aes_reference_output;
+pub use aes::{
+    AesBenchmark, AesData, AesPerBlockPhases, AesTotalPhases, CipherMode, Direction, Granularity, Trigger,
+    MAX_AES_INLINE_BYTES,
+};
 pub use hash::{FifoTrace, HashAlgorithm, HashBenchmark, HashPhases, HashStyle};
 pub use leakage::{
     crop_index, welch_abs_t_x100, ClassTiming, LeakOperation, LeakVariant, LeakageBenchmark, LeakagePhases, Moments,
@@ -124,6 +129,12 @@ macro_rules! register {
                     return Err(format!("repetitions must be 1 to {MAX_REPETITIONS}, got {repetitions}"));
                 }
                 match self { $( Self::$kind(b) => Kind::check(b), )* }
+            }
+
+            /// Works out on the host the known answers of inputs the request describes.
+            #[cfg(feature = "std")]
+            pub fn complete(&mut self) -> Result<(), String> {
+                match self { $( Self::$kind(b) => Kind::complete(b), )* }
             }
 
             pub(crate) fn encode_wire(&self, out: &mut String) {

@@ -25,7 +25,6 @@ enum PerRun {
 }
 
 /// What a primitive's `length` counts, with the parity rule of Karatsuba's halves.
-#[cfg(test)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Size {
     Fixed,
@@ -64,9 +63,6 @@ macro_rules! primitives {
                 match self { $(Self::$variant => $name,)* }
             }
 
-            /// The length rule of the table, which [`Primitive::length_unit`] and
-            /// [`Primitive::even_limbs`] are tested against.
-            #[cfg(test)]
             fn size(self) -> Size {
                 match self { $(Self::$variant => Size::$size,)* }
             }
@@ -135,21 +131,12 @@ impl Primitive {
         Self::ALL.into_iter().find(|p| p.name() == name)
     }
 
-    /// What `length` counts for this primitive. Written out rather than read from the table:
-    /// the suite inlines it into its request dispatch, whose code sits around the software
-    /// windows (a test checks it against the table).
+    /// What `length` counts for this primitive.
     pub fn length_unit(self) -> LengthUnit {
-        match self {
-            Self::AesBitslicedCtr | Self::Chacha20 => LengthUnit::Bytes,
-            Self::MpAddFull
-            | Self::MpAddReduced
-            | Self::MpMulSchoolbook
-            | Self::MpMulSchoolbookReduced
-            | Self::MpMulKaratsuba
-            | Self::MpMulKaratsubaReduced => LengthUnit::Limbs,
-            Self::AesTableKeySchedule | Self::AesTableEncrypt | Self::AesBitslicedKeySchedule | Self::KeccakF1600 => {
-                LengthUnit::Fixed
-            }
+        match self.size() {
+            Size::Fixed => LengthUnit::Fixed,
+            Size::Bytes => LengthUnit::Bytes,
+            Size::Limbs | Size::EvenLimbs => LengthUnit::Limbs,
         }
     }
 
@@ -164,9 +151,8 @@ impl Primitive {
     }
 
     /// Whether the limb count must be even (one level of Karatsuba splits operands in halves).
-    /// Written out for the reason [`Primitive::length_unit`] is.
     pub fn even_limbs(self) -> bool {
-        matches!(self, Self::MpMulKaratsuba | Self::MpMulKaratsubaReduced)
+        self.size() == Size::EvenLimbs
     }
 
     /// Bytes of data one run processes, where cycles per byte mean something.
@@ -389,31 +375,5 @@ mod tests {
         assert_eq!(Primitive::AesTableKeySchedule.secrets(), &[Secret::Key]);
         assert_eq!(Primitive::AesBitslicedCtr.secrets(), &[Secret::Key, Secret::Data]);
         assert_eq!(Primitive::KeccakF1600.secrets(), &[Secret::Data]);
-    }
-}
-
-#[cfg(test)]
-mod table_tests {
-    use super::*;
-
-    #[test]
-    fn the_written_out_length_rules_follow_the_table() {
-        for p in Primitive::ALL {
-            let unit = match p.size() {
-                Size::Fixed => LengthUnit::Fixed,
-                Size::Bytes => LengthUnit::Bytes,
-                Size::Limbs | Size::EvenLimbs => LengthUnit::Limbs,
-            };
-            assert_eq!(
-                p.length_unit(),
-                unit,
-                "{p:?}: its line in the table and length_unit disagree"
-            );
-            assert_eq!(
-                p.even_limbs(),
-                p.size() == Size::EvenLimbs,
-                "{p:?}: table and even_limbs disagree"
-            );
-        }
     }
 }

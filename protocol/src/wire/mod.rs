@@ -204,5 +204,15 @@ pub fn dataset(t: &mut Tokens<'_>) -> Result<DatasetId, WireError> {
     DatasetId::new(t.next("dataset id")?).map_err(|_| WireError::Malformed("invalid dataset id"))
 }
 
+/// Reads a dataset id, or `-` for none.
+pub fn optional_dataset(t: &mut Tokens<'_>) -> Result<Option<DatasetId>, WireError> {
+    match t.next("dataset id")? {
+        "-" => Ok(None),
+        id => DatasetId::new(id)
+            .map(Some)
+            .map_err(|_| WireError::Malformed("invalid dataset id")),
+    }
+}
+
 #[cfg(test)]
 mod tests;

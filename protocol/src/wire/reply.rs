@@ -77,12 +77,13 @@ pub fn encode_reply(id: Option<RequestId>, reply: &Reply) -> String {
         Reply::Hello(h) => {
             let _ = write!(
                 out,
-                "H {} {} {} {} {}",
+                "H {} {} {} {} {} {}",
                 h.protocol_version,
                 h.platform,
                 h.cpu_hz,
                 if h.cycle_accurate { "a" } else { "n" },
-                h.overhead
+                h.overhead,
+                h.max_message
             );
             for m in &h.modules {
                 let _ = match &m.implementation {
@@ -220,6 +221,7 @@ fn decode_hello(mut t: Tokens<'_>) -> Result<Hello, WireError> {
         _ => return Err(WireError::Malformed("cycle accuracy")),
     };
     let overhead = t.number("overhead")?;
+    let max_message = t.number("largest message")?;
     let mut modules = Vec::new();
     while let Some(token) = t.optional()? {
         let (module, implementation) = token.split_once('=').ok_or(WireError::Malformed("module entry"))?;
@@ -241,6 +243,7 @@ fn decode_hello(mut t: Tokens<'_>) -> Result<Hello, WireError> {
         cpu_hz,
         cycle_accurate,
         overhead,
+        max_message,
         modules,
     })
 }

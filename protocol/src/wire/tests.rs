@@ -39,7 +39,16 @@ fn every_request() -> Vec<Request> {
         ),
     ] {
         all.push(Request::Benchmark(Benchmark::Aes(AesBenchmark {
-            dataset: ds("cbc-256"),
+            dataset: Some(ds("cbc-256")),
+            mode: None,
+            key_bits: None,
+            length: None,
+            repeated_block: None,
+            seed: None,
+            key_hex: None,
+            iv_hex: None,
+            message_hex: None,
+            expected: None,
             direction,
             granularity,
             trigger,
@@ -47,6 +56,39 @@ fn every_request() -> Vec<Request> {
             status_pad: tight.then_some(MAX_STATUS_PAD),
             software: tight.then_some(SoftwareLibrary::RustCrypto),
             repetitions,
+        })));
+    }
+    // Data the request describes, with the digest of its output.
+    for (mode, key_bits, length, key_hex, iv_hex, message_hex) in [
+        (CipherMode::Ctr, Some(256), Some(16384), None, None, None),
+        (
+            CipherMode::Cbc,
+            None,
+            None,
+            Some("00".repeat(24)),
+            Some("ff".repeat(16)),
+            Some("ab".repeat(64)),
+        ),
+        (CipherMode::Ecb, Some(128), Some(32), None, None, None),
+    ] {
+        all.push(Request::Benchmark(Benchmark::Aes(AesBenchmark {
+            dataset: None,
+            mode: Some(mode),
+            key_bits,
+            length,
+            repeated_block: None,
+            seed: Some(9),
+            key_hex,
+            iv_hex,
+            message_hex,
+            expected: Some([0x5a; 32]),
+            direction: Direction::Decrypt,
+            granularity: Granularity::PerBlock,
+            trigger: Trigger::Manual,
+            tight: false,
+            status_pad: None,
+            software: None,
+            repetitions: Some(3),
         })));
     }
     all.push(Request::Benchmark(Benchmark::RngSeeded(RngSeededBenchmark {
@@ -65,11 +107,36 @@ fn every_request() -> Vec<Request> {
     ] {
         all.push(Request::Benchmark(Benchmark::Hash(HashBenchmark {
             algorithm,
-            dataset: ds("msg-256"),
+            dataset: Some(ds("msg-256")),
+            length: None,
+            seed: None,
+            repeated_block: None,
+            message_hex: None,
+            expected: None,
             style,
             track_fifo,
             software: track_fifo.then_some(SoftwareLibrary::Own),
             repetitions: Some(10),
+        })));
+    }
+    // Messages the request describes, each with its digest.
+    for (length, seed, repeated_block, message_hex) in [
+        (Some(16384), Some(7), None, None),
+        (Some(1 << 20), None, Some(4096), None),
+        (None, None, None, Some(String::from("00ff10"))),
+    ] {
+        all.push(Request::Benchmark(Benchmark::Hash(HashBenchmark {
+            algorithm: HashAlgorithm::Sha2,
+            dataset: None,
+            length,
+            seed,
+            repeated_block,
+            message_hex,
+            expected: Some([0xa5; 32]),
+            style: HashStyle::ApiConform,
+            track_fifo: false,
+            software: None,
+            repetitions: Some(2),
         })));
     }
     all.push(Request::Benchmark(Benchmark::Micro(MicroBenchmark {
@@ -128,6 +195,7 @@ fn every_reply() -> Vec<Reply> {
             cpu_hz: 10_000_000,
             cycle_accurate: false,
             overhead: 3,
+            max_message: 16384,
             modules: vec![
                 ModuleInfo {
                     module: Module::Sha2,

@@ -1,4 +1,6 @@
-//! Hash benchmark (thesis 6.1.1): init, input, await digest, read digest.
+//! Hash benchmark (thesis 6.1.1): init, input, await digest, read digest, over a dataset's
+//! message or one the request describes (generated here before the clock starts, its digest
+//! worked out by the host and carried in the request).
 
 use alloc::format;
 use alloc::string::String;
@@ -6,8 +8,9 @@ use alloc::vec::Vec;
 
 use cyclebench_drivers::mmio::in_registers;
 use cyclebench_modules::Hasher;
+use cyclebench_protocol::message::Generated;
 use cyclebench_protocol::{
-    Check, FifoTrace, HashAlgorithm, HashBenchmark, HashPhases, HashStyle, Phases, SoftwareLibrary,
+    Check, ErrorKind, FifoTrace, HashAlgorithm, HashBenchmark, HashPhases, HashStyle, Phases, SoftwareLibrary,
 };
 
 use super::{hex_words, on_software, software, BenchError, Outcome, Samples};
@@ -51,14 +54,12 @@ fn measure<M: Hasher>(
     repetitions: u16,
     warm_up: bool,
 ) -> Result<Outcome, BenchError> {
-    let datasets = cyclebench_datasets::HASH;
-    let dataset = cyclebench_datasets::hash(b.dataset.as_str())
-        .ok_or_else(|| BenchError::unknown_dataset(name, b.dataset.as_str(), datasets.iter().map(|d| d.id)))?;
-    let expected_bytes = if name == "sha2" {
-        &dataset.sha256
-    } else {
-        &dataset.sha3_256
-    };
+    let Message {
+        id,
+        bytes,
+        repeat,
+        expected: expected_bytes,
+    } = message(name, b)?;
     let expected: [u32; 8] = core::array::from_fn(|i| {
         u32::from_be_bytes([
             expected_bytes[4 * i],
@@ -68,23 +69,33 @@ fn measure<M: Hasher>(
         ])
     });
     // Words are prepared before timing: the input phase measures the transfer only.
-    let chunks = dataset.message.chunks_exact(4);
+    let chunks = bytes.chunks_exact(4);
     let tail = chunks.remainder();
-    let words: Vec<u32> = chunks.map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+    let mut words: Vec<u32> = Vec::new();
+    words.try_reserve_exact(bytes.len() / 4).map_err(|_| {
+        BenchError::new(
+            ErrorKind::InvalidParameter,
+            format!("{name}: not enough memory for a message of {} bytes", bytes.len()),
+        )
+    })?;
+    words.extend(chunks.map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])));
 
     let mut samples = Samples::new(4, repetitions)?;
     let mut fifo: Option<FifoTrace> = None;
+    let mut run = |digest: &mut [u32; 8]| match repeat {
+        None => once(module.module, &words, tail, b, digest),
+        Some(r) => once_repeated(module.module, &words, r, b.style, digest).map(|p| (p, None)),
+    };
     if warm_up {
-        once(module.module, &words, tail, b, &mut [0; 8]).map_err(|e| BenchError::module(name, e))?;
+        run(&mut [0; 8]).map_err(|e| BenchError::module(name, e))?;
     }
     for _ in 0..repetitions {
         let mut digest = [0u32; 8];
-        let (phases, trace) =
-            once(module.module, &words, tail, b, &mut digest).map_err(|e| BenchError::module(name, e))?;
+        let (phases, trace) = run(&mut digest).map_err(|e| BenchError::module(name, e))?;
         if digest != expected {
             return Err(BenchError::wrong_answer(
                 name,
-                dataset.id,
+                &id,
                 &format!("digest {} expected {}", hex_words(&digest), hex_words(&expected)),
             ));
         }
@@ -106,6 +117,86 @@ fn measure<M: Hasher>(
             read_digest: s[3],
             fifo,
         }),
+    })
+}
+
+/// The message of a request: the bytes held (the whole message, or the block that repeats),
+/// how often a repeated block goes in whole and the words of its last partial pass, and the
+/// expected digest.
+struct Message<'a> {
+    /// What errors name: the dataset, or the description.
+    id: String,
+    bytes: alloc::borrow::Cow<'a, [u8]>,
+    repeat: Option<Repeat>,
+    expected: [u8; 32],
+}
+
+/// A block repeated: `passes` whole passes, then the first `last_words` words of the block.
+#[derive(Clone, Copy)]
+struct Repeat {
+    passes: u32,
+    last_words: usize,
+}
+
+/// The message `b` names or describes, for `name` (`sha2` or `sha3`).
+fn message<'a>(name: &str, b: &'a HashBenchmark) -> Result<Message<'a>, BenchError> {
+    let invalid = |what: String| BenchError::new(ErrorKind::InvalidParameter, format!("{name}: {what}"));
+    let generated = b.generated().map_err(invalid)?;
+    let Some(generated) = generated else {
+        let datasets = cyclebench_datasets::HASH;
+        let wanted = b.dataset.as_ref().map_or("", |d| d.as_str());
+        let dataset = cyclebench_datasets::hash(wanted)
+            .ok_or_else(|| BenchError::unknown_dataset(name, wanted, datasets.iter().map(|d| d.id)))?;
+        return Ok(Message {
+            id: String::from(dataset.id),
+            bytes: alloc::borrow::Cow::Borrowed(dataset.message),
+            repeat: None,
+            expected: if name == "sha2" {
+                dataset.sha256
+            } else {
+                dataset.sha3_256
+            },
+        });
+    };
+    let expected = b
+        .expected
+        .ok_or_else(|| invalid(String::from("the request carries no expected digest")))?;
+    let id = match &generated {
+        Generated::Seeded { length, seed } => format!("{length} bytes of seed {seed}"),
+        Generated::Repeated { length, seed, block } => {
+            format!("{length} bytes, block of {block} of seed {seed} repeated")
+        }
+        Generated::Inline(bytes) => format!("{} bytes given", bytes.len()),
+    };
+    let repeat = match generated {
+        // The protocol makes block and length multiples of 4, so a partial pass is whole words.
+        Generated::Repeated { length, block, .. } => Some(Repeat {
+            passes: length / block,
+            last_words: (length % block) as usize / 4,
+        }),
+        _ => None,
+    };
+    let stored = match &generated {
+        Generated::Seeded { length, .. } => *length,
+        Generated::Repeated { block, .. } => *block,
+        Generated::Inline(bytes) => bytes.len() as u32,
+    } as usize;
+    let mut bytes = Vec::new();
+    bytes
+        .try_reserve_exact(stored)
+        .map_err(|_| invalid(format!("not enough memory for a message of {stored} bytes")))?;
+    match &generated {
+        Generated::Seeded { seed, .. } | Generated::Repeated { seed, .. } => {
+            bytes.resize(stored, 0);
+            cyclebench_protocol::message::fill_seeded(*seed, &mut bytes);
+        }
+        Generated::Inline(given) => bytes.extend_from_slice(given),
+    }
+    Ok(Message {
+        id,
+        bytes: alloc::borrow::Cow::Owned(bytes),
+        repeat,
+        expected,
     })
 }
 
@@ -176,4 +267,50 @@ fn once<M: Hasher>(
     h.read_digest(digest);
     marks.mark();
     Ok((marks.phases(), b.track_fifo.then_some(trace)))
+}
+
+/// One timed hash computation over a block repeated: `repeat.passes` passes over `block`, then
+/// its first `repeat.last_words` words. A function of its own, so that the windows of stored
+/// messages keep their code.
+#[link_section = crate::placement::measured_section!()]
+#[inline(never)]
+fn once_repeated<M: Hasher>(
+    h: &mut M,
+    block: &[u32],
+    repeat: Repeat,
+    style: HashStyle,
+    digest: &mut [u32; 8],
+) -> Result<[u64; 5], cyclebench_modules::ModuleError> {
+    let last = pin::slice(&block[..repeat.last_words.min(block.len())]);
+    let block = pin::slice(block);
+    let mut marks = Marks::<5>::new();
+    marks.mark();
+    h.init()?;
+    marks.mark();
+    match style {
+        HashStyle::ApiConform => {
+            for _ in 0..repeat.passes {
+                for &w in block {
+                    while !h.input_ready() {}
+                    h.write_input(w);
+                }
+            }
+            for &w in last {
+                while !h.input_ready() {}
+                h.write_input(w);
+            }
+        }
+        HashStyle::Tight => {
+            for _ in 0..repeat.passes {
+                h.write_inputs(block);
+            }
+            h.write_inputs(last);
+        }
+    }
+    marks.mark();
+    h.wait_for_completion()?;
+    marks.mark();
+    h.read_digest(digest);
+    marks.mark();
+    Ok(marks.phases())
 }

@@ -9,6 +9,7 @@ mod offload;
 mod pubkey;
 mod rng;
 mod software;
+mod window;
 
 use alloc::format;
 use alloc::string::String;
@@ -97,33 +98,6 @@ impl Samples {
                 Cycles::summarise(&mut column).unwrap_or(Cycles::once(0))
             })
             .collect()
-    }
-}
-
-/// A 4-byte-aligned byte buffer (the assembly takes its word path on aligned data), shared by
-/// the software and leakage benchmarks.
-pub struct Buffer {
-    words: Vec<u32>,
-    len: usize,
-}
-
-impl Buffer {
-    /// `len` zero bytes.
-    pub fn new(len: usize) -> Self {
-        Self {
-            words: alloc::vec![0; len.div_ceil(4)],
-            len,
-        }
-    }
-
-    /// The bytes.
-    pub fn bytes(&self) -> &[u8] {
-        &bytemuck::cast_slice(&self.words)[..self.len]
-    }
-
-    /// The bytes, to fill or transform in place.
-    pub fn bytes_mut(&mut self) -> &mut [u8] {
-        &mut bytemuck::cast_slice_mut(&mut self.words)[..self.len]
     }
 }
 

@@ -20,6 +20,8 @@
 //! increased by `i` modulo 2^32 (RustCrypto's `Ctr32BE`); the pair of blocks `2j`, `2j + 1`
 //! covers bytes `32j..32j + 32` of the data.
 
+pub mod harness;
+
 use alloc::format;
 use alloc::string::String;
 

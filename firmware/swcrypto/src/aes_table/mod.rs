@@ -7,6 +7,8 @@
 //! round key `r` as a little-endian word, i.e. `u32::from_le_bytes` of FIPS-197 `w[4r + c]`
 //! (a column is what one `lw` of the state gives, so the assembly needs no byte swapping).
 
+pub mod harness;
+
 use alloc::format;
 use alloc::string::String;
 

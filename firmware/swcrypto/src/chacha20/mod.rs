@@ -12,6 +12,8 @@
 //! byte, for a partial final block or unaligned data. `zbb.S` instantiates the function body
 //! that `rv32i.S` defines as a macro, so both files go into one `global_asm!`.
 
+pub mod harness;
+
 use crate::test_support::{Aligned, Xorshift32};
 use crate::{Report, Variant};
 use alloc::format;

@@ -24,6 +24,8 @@ mod sha3;
 
 pub use sha3::Sha3;
 
+pub mod harness;
+
 use crate::test_support::Xorshift64;
 use crate::{Report, Variant};
 use alloc::format;

@@ -38,6 +38,8 @@
 //! largest `n` the three slices allow, so a mismatch gives a wrong answer, never an
 //! out-of-bounds access, and the measured code holds no panic path.
 
+pub mod harness;
+
 use crate::test_support::Xorshift32;
 use crate::{Report, Variant};
 use alloc::format;

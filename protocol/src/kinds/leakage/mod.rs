@@ -72,27 +72,25 @@ macro_rules! operations {
                 }
             }
 
-            /// The inputs that can be made secret, from the tables.
-            #[cfg(test)]
-            fn table_secrets(self) -> &'static [Secret] {
+            /// The inputs that can be made secret: the key of a cipher, the data of anything
+            /// that has data (message, state, operands, compared buffer).
+            pub fn secrets(self) -> &'static [Secret] {
                 match self {
                     Self::Primitive(p) => p.secrets(),
                     $(Self::$variant => &[$(Secret::$secret),+],)*
                 }
             }
 
-            /// What `length` counts for this operation, from the tables.
-            #[cfg(test)]
-            fn table_length_unit(self) -> LengthUnit {
+            /// What `length` counts for this operation.
+            pub fn length_unit(self) -> LengthUnit {
                 match self {
                     Self::Primitive(p) => p.length_unit(),
                     $(Self::$variant => LengthUnit::$unit,)*
                 }
             }
 
-            /// The module an accelerated operation drives, from the table.
-            #[cfg(test)]
-            fn table_module(self) -> Option<Module> {
+            /// The module an accelerated operation drives.
+            pub fn module(self) -> Option<Module> {
                 match self {
                     Self::Primitive(_) => None,
                     $(Self::$variant => $module,)*
@@ -119,43 +117,10 @@ operations! {
     Kmac = "kmac", Fixed, [Key], Some(Module::Sha3);
 }
 
-// The suite inlines what follows into its request dispatch, whose code sits around the
-// software windows, so these stay written out as they were; `tests.rs` checks them against
-// the tables.
 impl LeakOperation {
-    /// The inputs that can be made secret: the key of a cipher, the data of anything that
-    /// has data (message, state, operands, compared buffer).
-    pub fn secrets(self) -> &'static [Secret] {
-        use Primitive::*;
-        match self {
-            Self::Primitive(AesTableKeySchedule | AesBitslicedKeySchedule) | Self::Hmac | Self::Kmac => &[Secret::Key],
-            Self::Primitive(AesTableEncrypt | AesBitslicedCtr | Chacha20) | Self::Aes => &[Secret::Key, Secret::Data],
-            Self::Primitive(_) | Self::CompareLeaky | Self::CompareConstantTime => &[Secret::Data],
-        }
-    }
-
-    /// What `length` counts for this operation.
-    pub fn length_unit(self) -> LengthUnit {
-        match self {
-            Self::Primitive(p) => p.length_unit(),
-            Self::Aes => LengthUnit::Bytes,
-            Self::CompareLeaky | Self::CompareConstantTime | Self::Hmac | Self::Kmac => LengthUnit::Fixed,
-        }
-    }
-
-    /// The module an accelerated operation drives.
-    pub fn module(self) -> Option<Module> {
-        match self {
-            Self::Aes => Some(Module::Aes),
-            Self::Hmac => Some(Module::Sha2),
-            Self::Kmac => Some(Module::Sha3),
-            Self::Primitive(_) | Self::CompareLeaky | Self::CompareConstantTime => None,
-        }
-    }
-
     /// Whether the operation runs on an accelerator (variant `hardware`).
     pub fn accelerator(self) -> bool {
-        matches!(self, Self::Aes | Self::Hmac | Self::Kmac)
+        self.module().is_some()
     }
 
     /// The operation called `name`.

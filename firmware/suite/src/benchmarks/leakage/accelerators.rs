@@ -21,7 +21,10 @@ use cyclebench_protocol::{
     Check, ErrorKind, ImplementationKind, LeakOperation, LeakageBenchmark, Phases, Secret, LEAK_AES_MAX_BYTES,
 };
 
-use super::{test, timed, unsupported, Rng, Subject, FIXED};
+use cyclebench_swcrypto::harness::{Input, Rng, Subject};
+
+use super::{test, unsupported};
+use crate::benchmarks::window::timed;
 use crate::benchmarks::{BenchError, Outcome};
 use crate::platform::{Platform, Provided};
 
@@ -207,13 +210,13 @@ fn no_memory() -> BenchError {
 }
 
 impl<M: AesEngine> Subject for Aes<'_, M> {
-    fn prepare(&mut self, class: usize, rng: &mut Rng) {
-        if class == FIXED {
+    fn prepare(&mut self, input: Input, rng: &mut Rng) {
+        if input == Input::Fixed {
             self.config.key_share1 = self.fixed.key_share1;
             self.input = self.fixed.input;
             self.expected = self.fixed.expected;
         } else if self.key_secret {
-            let case = &self.pool[rng.pool_index() % self.pool.len()];
+            let case = &self.pool[rng.pool_index(data::LEAK_POOL) % self.pool.len()];
             self.config.key_share1 = case.key_share1;
             self.input = case.input;
             self.expected = case.expected;
@@ -221,7 +224,7 @@ impl<M: AesEngine> Subject for Aes<'_, M> {
             // Every block drawn on its own: ECB encrypts them independently.
             self.config.key_share1 = self.fixed.key_share1;
             for j in 0..AES_BLOCKS {
-                let case = &self.pool[rng.pool_index() % self.pool.len()];
+                let case = &self.pool[rng.pool_index(data::LEAK_POOL) % self.pool.len()];
                 self.input[j] = case.input[j];
                 self.expected[j] = case.expected[j];
             }
@@ -240,7 +243,7 @@ impl<M: AesEngine> Subject for Aes<'_, M> {
         0
     }
 
-    fn check(&mut self, _class: usize, _answer: u32) -> Result<(), String> {
+    fn check(&mut self, _input: Input, _answer: u32) -> Result<(), String> {
         // Key, input and output cleared after the window, so the next call starts from an
         // idle engine, as every call of the `aes` benchmark does.
         let cleared = self.engine.deinit();
@@ -332,11 +335,11 @@ impl<'a, H: Hasher> Mac<'a, H> {
 }
 
 impl<H: Hasher> Subject for Mac<'_, H> {
-    fn prepare(&mut self, class: usize, rng: &mut Rng) {
-        if class == FIXED {
+    fn prepare(&mut self, input: Input, rng: &mut Rng) {
+        if input == Input::Fixed {
             (self.key, self.expected) = self.fixed;
         } else {
-            (self.key, self.expected) = self.pool[rng.pool_index() % self.pool.len()];
+            (self.key, self.expected) = self.pool[rng.pool_index(data::LEAK_POOL) % self.pool.len()];
         }
         self.tag = [0; 8];
     }
@@ -356,7 +359,7 @@ impl<H: Hasher> Subject for Mac<'_, H> {
         0
     }
 
-    fn check(&mut self, _class: usize, _answer: u32) -> Result<(), String> {
+    fn check(&mut self, _input: Input, _answer: u32) -> Result<(), String> {
         failed(self.error.take(), &mut self.timeout)?;
         if self.tag == self.expected {
             Ok(())
