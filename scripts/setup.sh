@@ -11,8 +11,10 @@ as_root() {
 
 # Debian packages: QEMU for the qemu-virt target, a C toolchain and pkg-config for crates
 # with build scripts, git for the firmware revision recorded in results, python3-venv for
-# the OpenTitan register tooling, chromium for the test that renders the HTML report.
-packages=(qemu-system-misc build-essential pkg-config git python3-venv chromium)
+# the OpenTitan register tooling, chromium for the test that renders the HTML report, and the
+# RISC-V binutils under the snapshot's OTBN assembler and linker (the Earl Grey suite embeds
+# the OTBN programs they build).
+packages=(qemu-system-misc build-essential pkg-config git python3-venv chromium binutils-riscv64-unknown-elf)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

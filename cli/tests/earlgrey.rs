@@ -136,3 +136,35 @@ fn offload_requests_hand_jobs_to_the_accelerators_and_time_the_same_job_in_softw
         assert!(r["speedup"].as_f64().unwrap() > 1.0, "{r}");
     }
 }
+
+#[test]
+#[ignore = "needs the Earl Grey model (scripts/test.sh builds it and runs this)"]
+fn otbn_verifies_and_rejects_p256_signatures_and_encrypts_with_rsa() {
+    let (log, records, _out) = run_set(&["--no-report"], "benchmarks/smoke/otbn.bench");
+    assert_eq!(records.len(), 3, "{log}");
+    for r in &records {
+        assert_eq!(r["status"], "ok", "{r}");
+        assert_eq!(r["verified"], true, "{r}");
+        assert_eq!(r["implementation"], "hardware", "{r}");
+        assert_eq!(r["implementation_name"], "otbn", "{r}");
+        // The program was loaded (both memories written) and the accelerator computed for
+        // longer than everything around it took.
+        assert!(
+            r["imem_words"].as_u64().unwrap() > 0 && r["dmem_words"].as_u64().unwrap() > 0,
+            "{r}"
+        );
+        let phase = |p: &str| r["phases"][p].as_u64().unwrap_or_else(|| panic!("{p} in {r}"));
+        assert!(phase("load") > 0, "{r}");
+        assert!(
+            phase("compute") > phase("load") + phase("input") + phase("output") + phase("cleanup"),
+            "{r}"
+        );
+    }
+    // The suite checks each answer; the records say which one it gave.
+    let verdicts: Vec<&Value> = records.iter().map(|r| &r["accepted"]).collect();
+    assert_eq!(
+        verdicts,
+        [&Value::Bool(true), &Value::Bool(false), &Value::Null],
+        "{log}"
+    );
+}

@@ -28,6 +28,9 @@ mod leakage_inputs {
     include!("src/leakage/inputs.rs");
 }
 
+#[path = "build/pubkey.rs"]
+mod pubkey;
+
 mod leakage_reference {
     include!("src/leakage/reference.rs");
 }
@@ -132,6 +135,7 @@ fn main() {
     std::fs::write(&path, out).expect("write software_expected.rs");
     offload_expected();
     leakage_expected();
+    pubkey::pubkey_expected();
     println!("cargo:rerun-if-changed=src/software/inputs.rs");
     println!("cargo:rerun-if-changed=src/offload/inputs.rs");
     println!("cargo:rerun-if-changed=src/leakage/inputs.rs");

@@ -2,9 +2,13 @@
 //! feature (with `-` for `_`). Generates the module declaration for it and puts its linker
 //! script on the search path: `src/platform/<name>/memory.x`, or that of the family it
 //! belongs to (`earlgrey_2024` falls back to `earlgrey/memory.x`). Adding a platform is
-//! therefore its file and its feature, nothing here.
+//! therefore its file and its feature, nothing here. On Earl Grey it also builds the OTBN
+//! programs (`build/otbn.rs`).
 
 use std::path::{Path, PathBuf};
+
+#[path = "build/otbn.rs"]
+mod otbn;
 
 fn main() {
     let dir = Path::new("src/platform");
@@ -33,6 +37,13 @@ fn main() {
         ),
     )
     .expect("write platform.rs");
+    // Only Earl Grey has OTBN; the other platforms build without its tools.
+    if platform.starts_with("earlgrey") {
+        otbn::generate(&out);
+    } else {
+        otbn::generate_none(&out);
+    }
+    println!("cargo:rerun-if-changed=build");
     let script = linker_script(dir, platform);
     std::fs::copy(&script, out.join("memory.x")).expect("copy memory.x");
     println!("cargo:rustc-link-search={}", out.display());

@@ -64,11 +64,20 @@ pub enum Module {
     Rng,
     /// Entropy source for true-random seeding.
     Entropy,
+    /// Big-number accelerator for public-key operations (OTBN).
+    BigNum,
 }
 
 impl Module {
     /// Every module, in announcement order.
-    pub const ALL: [Module; 5] = [Self::Sha2, Self::Sha3, Self::Aes, Self::Rng, Self::Entropy];
+    pub const ALL: [Module; 6] = [
+        Self::Sha2,
+        Self::Sha3,
+        Self::Aes,
+        Self::Rng,
+        Self::Entropy,
+        Self::BigNum,
+    ];
 
     /// Stable lower-case name.
     pub fn name(self) -> &'static str {
@@ -78,6 +87,7 @@ impl Module {
             Self::Aes => "aes",
             Self::Rng => "rng",
             Self::Entropy => "entropy",
+            Self::BigNum => "bignum",
         }
     }
 }

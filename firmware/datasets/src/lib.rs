@@ -8,6 +8,7 @@ mod aes;
 mod hash;
 pub mod leakage;
 pub mod offload;
+pub mod pubkey;
 mod rng;
 pub mod software;
 

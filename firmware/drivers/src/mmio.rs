@@ -20,6 +20,12 @@ impl Mmio {
         Self { base }
     }
 
+    /// The address of the register at `offset`, for assembly that moves a block itself.
+    #[inline(always)]
+    pub fn address(self, offset: usize) -> usize {
+        self.base + offset
+    }
+
     /// Reads the register at `offset`.
     #[inline(always)]
     pub fn read(self, offset: usize) -> u32 {

@@ -31,3 +31,26 @@ pub fn until(what: &'static str, mut ready: impl FnMut() -> bool) -> Result<(), 
         }
     }
 }
+
+/// Polls a wait for a long computation may take: over 100 M cycles, above the longest program
+/// the suite runs on an accelerator (an RSA-2048 decryption on OTBN, some 17 M cycles).
+pub const LONG_WAIT_LIMIT_POLLS: u32 = 1 << 25;
+
+/// [`until`] with the bound [`LONG_WAIT_LIMIT_POLLS`], for a module that computes for millions
+/// of cycles. The same polls: the bound only changes the count the register starts from.
+#[inline(always)]
+pub fn until_long(what: &'static str, mut ready: impl FnMut() -> bool) -> Result<(), ModuleError> {
+    if ready() || ready() || ready() || ready() || ready() || ready() || ready() || ready() {
+        return Ok(());
+    }
+    let mut rounds = LONG_WAIT_LIMIT_POLLS / 8;
+    loop {
+        if ready() || ready() || ready() || ready() || ready() || ready() || ready() || ready() {
+            return Ok(());
+        }
+        rounds -= 1;
+        if rounds == 0 {
+            return Err(ModuleError::Timeout(what));
+        }
+    }
+}

@@ -161,3 +161,41 @@ pub trait Rng {
     /// Reads the next generated block (four words, in the order the generator emits them).
     fn read_output(&mut self) -> Result<[u32; 4], ModuleError>;
 }
+
+/// A program for a big-number accelerator: its instruction and data memory images, from
+/// address 0, and the addresses of its entry points and data the caller uses.
+pub struct BigNumProgram {
+    /// The program's name.
+    pub name: &'static str,
+    /// The instruction memory image.
+    pub imem: &'static [u32],
+    /// The static data memory image (pointers, constants, zeroed buffers).
+    pub dmem: &'static [u32],
+    /// Symbol name and byte address (in instruction memory for an entry point, in data
+    /// memory for data).
+    pub symbols: &'static [(&'static str, u32)],
+}
+
+impl BigNumProgram {
+    /// The address of `name`, if the program has that symbol.
+    pub fn symbol(&self, name: &str) -> Option<u32> {
+        self.symbols.iter().find(|(n, _)| *n == name).map(|&(_, a)| a)
+    }
+}
+
+/// A big-number accelerator that runs programs loaded by the CPU (OpenTitan OTBN).
+pub trait BigNumAccelerator {
+    /// Writes `words` into instruction memory from byte address `address`.
+    fn write_imem(&mut self, address: u32, words: &[u32]);
+    /// Writes `words` into data memory from byte address `address`.
+    fn write_dmem(&mut self, address: u32, words: &[u32]);
+    /// Reads data memory from byte address `address` into `words`.
+    fn read_dmem(&mut self, address: u32, words: &mut [u32]);
+    /// Starts the loaded program at instruction address `entry`.
+    fn start(&mut self, entry: u32) -> Result<(), ModuleError>;
+    /// The name of each bit of the error register, lowest first.
+    const ERROR_BITS: &'static [&'static str];
+    /// Waits until the program has ended and returns the error register: zero when it ran to
+    /// its end without error.
+    fn wait_for_completion(&mut self) -> Result<u32, ModuleError>;
+}

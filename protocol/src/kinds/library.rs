@@ -26,7 +26,7 @@ impl SoftwareLibrary {
             (Self::RustCrypto, Module::Aes) => Some("rustcrypto-aes"),
             (Self::Own, Module::Sha3) => Some("cyclebench-sha3-keccak-asm"),
             (Self::Own, Module::Aes) => Some("cyclebench-aes128-table-asm"),
-            (Self::Own, Module::Sha2) | (_, Module::Rng | Module::Entropy) => None,
+            (Self::Own, Module::Sha2) | (_, Module::Rng | Module::Entropy | Module::BigNum) => None,
         }
     }
 

@@ -11,6 +11,7 @@ mod leakage;
 mod library;
 mod micro;
 mod offload;
+mod pubkey;
 mod rng;
 mod software;
 
@@ -36,6 +37,7 @@ pub use offload::{
     Addressing, OffloadBenchmark, OffloadDesign, OffloadOperation, OffloadPhases, MAX_OFFLOAD_BYTES,
     OFFLOAD_ADDRESS_FIELDS, OFFLOAD_PAGE_BYTES, OFFLOAD_PHASES, OFFLOAD_SIZE_STEP,
 };
+pub use pubkey::{PubkeyBenchmark, PubkeyOperation, PubkeyPhases, RSA_DECRYPT_BITS, RSA_ENCRYPT_BITS};
 pub use rng::{GeneratePhases, RngPhases, RngSeededBenchmark, RngTrueRandomBenchmark};
 pub use software::{LengthUnit, Primitive, SoftwareBenchmark, SoftwarePhases, SoftwareVariant};
 
@@ -222,6 +224,9 @@ register! {
         /// by page addresses, the result handed back through a scratch-pad memory; and the
         /// same job in software on the same core.
         Offload(OffloadBenchmark),
+        /// A public-key operation (ECDSA P-256, RSA) on a big-number accelerator, from program
+        /// load to clean-up.
+        Pubkey(PubkeyBenchmark),
     }
     shapes {
         /// Hashing (thesis Tables 6.1, 6.2).
@@ -240,6 +245,8 @@ register! {
         Leakage(LeakagePhases),
         /// An offload: host and chip phases, the software run, and where the regions were.
         Offload(OffloadPhases),
+        /// A public-key operation: load, input, compute, output, clean-up.
+        Pubkey(PubkeyPhases),
     }
 }
 

@@ -6,6 +6,7 @@ mod hash;
 mod leakage;
 mod micro;
 mod offload;
+mod pubkey;
 mod rng;
 mod software;
 mod window;
@@ -151,6 +152,7 @@ pub fn run<P: Platform>(
         Benchmark::Software(b) => software::run(b, repetitions)?,
         Benchmark::Leakage(b) => leakage::run(platform, b, overhead)?,
         Benchmark::Offload(b) => offload::run(platform, b, repetitions, overhead)?,
+        Benchmark::Pubkey(b) => pubkey::run(platform, b, repetitions)?,
     };
     Ok(match outcome {
         Outcome::Measured {

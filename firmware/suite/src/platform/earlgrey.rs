@@ -1,5 +1,5 @@
 //! OpenTitan Earl Grey (the 2021 snapshot, Verilator model or FPGA): HMAC for SHA-256, KMAC
-//! for SHA3-256, AES, CSRNG with the entropy complex, UART0. Cycle-accurate.
+//! for SHA3-256, AES, CSRNG with the entropy complex, OTBN, UART0. Cycle-accurate.
 //!
 //! Boot is the suite's own: Ibex starts at ROM + 0x80, where a single jump leads to the
 //! suite's start-up in flash. No banner, no bootstrap: the hello is the first output.
@@ -17,7 +17,7 @@ use cyclebench_drivers::ibex;
 use cyclebench_drivers::mmio::Mmio;
 use cyclebench_drivers::opentitan::earlgrey_2021_03::regs::top_earlgrey as top;
 use cyclebench_drivers::opentitan::earlgrey_2021_03::{
-    aes::Aes, csrng::Csrng, entropy, hmac::Hmac, kmac::Kmac,
+    aes::Aes, csrng::Csrng, entropy, hmac::Hmac, kmac::Kmac, otbn::Otbn,
 };
 #[cfg(not(feature = "sim-link"))]
 use cyclebench_drivers::opentitan::earlgrey_2021_03::{pinmux, uart::Uart};
@@ -112,6 +112,7 @@ pub struct EarlGrey {
     kmac: Kmac,
     aes: Aes,
     csrng: Csrng,
+    otbn: Otbn,
     software: SoftwareModules,
 }
 
@@ -131,6 +132,7 @@ impl Platform for EarlGrey {
     type Sha3 = Kmac;
     type Aes = Aes;
     type Rng = Csrng;
+    type BigNum = Otbn;
 
     fn take() -> Self {
         let link = Self::panic_comm();
@@ -149,6 +151,7 @@ impl Platform for EarlGrey {
             kmac: Kmac::new(block(top::KMAC_BASE_ADDR)),
             aes,
             csrng: Csrng::new(block(top::CSRNG_BASE_ADDR)),
+            otbn: Otbn::new(block(top::OTBN_BASE_ADDR)),
             software: SoftwareModules::new(),
         }
     }
@@ -190,6 +193,9 @@ impl Platform for EarlGrey {
     fn rng(&mut self) -> Provided<'_, Self::Rng> {
         hardware(&mut self.csrng)
     }
+    fn big_num(&mut self) -> Result<&mut Otbn, String> {
+        Ok(&mut self.otbn)
+    }
     fn software(&mut self) -> &mut SoftwareModules {
         &mut self.software
     }
@@ -205,6 +211,7 @@ impl Platform for EarlGrey {
             entry(Module::Aes, hw(AES_NAME)),
             entry(Module::Rng, hw("csrng")),
             entry(Module::Entropy, hw("entropy_src")),
+            entry(Module::BigNum, hw("otbn")),
         ])
     }
 

@@ -4,7 +4,9 @@
 
 use alloc::vec::Vec;
 
-use cyclebench_modules::{AesEngine, Comm, Hasher, Rng};
+use alloc::string::String;
+
+use cyclebench_modules::{AesEngine, BigNumAccelerator, Comm, Hasher, Rng};
 use cyclebench_protocol::{Implementation, ImplementationKind, Module, ModuleInfo};
 
 // The platform whose file's name is the enabled feature, as `selected` with its `Current`
@@ -42,6 +44,8 @@ pub trait Platform {
     type Aes: AesEngine;
     /// Random bit generator implementation.
     type Rng: Rng;
+    /// Big-number accelerator (OTBN); a platform without one names an uninhabited type.
+    type BigNum: BigNumAccelerator;
 
     /// Sets up the platform and its modules; called once at start-up.
     fn take() -> Self;
@@ -60,6 +64,8 @@ pub trait Platform {
     fn aes(&mut self) -> Provided<'_, Self::Aes>;
     /// The random bit generator.
     fn rng(&mut self) -> Provided<'_, Self::Rng>;
+    /// The big-number accelerator (always hardware), or why the platform has none.
+    fn big_num(&mut self) -> Result<&mut Self::BigNum, String>;
     /// The software hash and AES modules: what `sha2`, `sha3` and `aes` are on a platform
     /// without accelerators, and on a chip with them the same operations in software.
     fn software(&mut self) -> &mut crate::software::SoftwareModules;

@@ -2,10 +2,11 @@
 //! the host link and a way to stop, and every module in software — RustCrypto SHA-2, SHA-3
 //! and AES and the suite's CTR_DRBG, each labelled as software. No entropy source.
 
+use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use cyclebench_modules::Comm;
+use cyclebench_modules::{BigNumAccelerator, Comm, ModuleError};
 use cyclebench_protocol::{Implementation, ImplementationKind, Module, ModuleInfo};
 
 use super::{entry, Platform, Provided};
@@ -26,6 +27,28 @@ pub trait Board {
     fn comm() -> Self::Comm;
     /// Stops the suite for good; `success` becomes the simulator's exit status.
     fn stop(success: bool) -> !;
+}
+
+/// The big-number accelerator of a board without one: there is no value of this type.
+pub enum NoBigNum {}
+
+impl BigNumAccelerator for NoBigNum {
+    const ERROR_BITS: &'static [&'static str] = &[];
+    fn write_imem(&mut self, _: u32, _: &[u32]) {
+        match *self {}
+    }
+    fn write_dmem(&mut self, _: u32, _: &[u32]) {
+        match *self {}
+    }
+    fn read_dmem(&mut self, _: u32, _: &mut [u32]) {
+        match *self {}
+    }
+    fn start(&mut self, _: u32) -> Result<(), ModuleError> {
+        match *self {}
+    }
+    fn wait_for_completion(&mut self) -> Result<u32, ModuleError> {
+        match *self {}
+    }
 }
 
 /// A board with every module in software.
@@ -51,6 +74,7 @@ impl<B: Board> Platform for SoftwarePlatform<B> {
     type Sha3 = SoftSha3;
     type Aes = SoftAes;
     type Rng = SoftCtrDrbg;
+    type BigNum = NoBigNum;
 
     fn take() -> Self {
         Self {
@@ -83,6 +107,9 @@ impl<B: Board> Platform for SoftwarePlatform<B> {
     fn rng(&mut self) -> Provided<'_, Self::Rng> {
         software(&mut self.rng)
     }
+    fn big_num(&mut self) -> Result<&mut NoBigNum, String> {
+        Err(format!("{} has no big-number accelerator (OTBN)", B::NAME))
+    }
     fn software(&mut self) -> &mut SoftwareModules {
         &mut self.software
     }
@@ -98,6 +125,7 @@ impl<B: Board> Platform for SoftwarePlatform<B> {
             entry(Module::Aes, sw("rustcrypto-aes")),
             entry(Module::Rng, sw("ctr-drbg-aes256")),
             entry(Module::Entropy, Implementation::Absent),
+            entry(Module::BigNum, Implementation::Absent),
         ])
     }
 }

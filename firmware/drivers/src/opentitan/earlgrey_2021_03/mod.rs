@@ -7,6 +7,7 @@ pub mod csrng;
 pub mod entropy;
 pub mod hmac;
 pub mod kmac;
+pub mod otbn;
 pub mod pinmux;
 pub mod uart;
 

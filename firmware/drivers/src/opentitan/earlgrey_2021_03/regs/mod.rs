@@ -9,6 +9,7 @@ pub mod edn;
 pub mod entropy_src;
 pub mod hmac;
 pub mod kmac;
+pub mod otbn;
 pub mod pinmux;
 pub mod top_earlgrey;
 pub mod uart;

@@ -11,6 +11,7 @@ pub const KMAC_BASE_ADDR: usize = 0x41120000;
 pub const CSRNG_BASE_ADDR: usize = 0x41150000;
 pub const ENTROPY_SRC_BASE_ADDR: usize = 0x41160000;
 pub const EDN0_BASE_ADDR: usize = 0x41170000;
+pub const OTBN_BASE_ADDR: usize = 0x411D0000;
 pub const PINMUX_MIO_PERIPH_INSEL_IDX_OFFSET: u32 = 2;
 pub const PINMUX_PERIPH_OUTSEL_IDX_OFFSET: u32 = 3;
 

@@ -1,0 +1,202 @@
+//! The OTBN programs of the Earl Grey suite, assembled and linked at build time from the
+//! OpenTitan snapshot that `sim/earlgrey/build.sh` installs (PyPI `pythondata-misc-opentitan`,
+//! in its venv under the cyclebench cache), with the snapshot's own `otbn-as` and `otbn-ld`
+//! over Debian's RISC-V binutils. Their code never enters the repository: the build writes
+//! each program's IMEM and DMEM images and the symbols its caller needs (from the linked ELF's
+//! symbol table) to `$OUT_DIR/otbn_programs.rs`, as `OTBN_PROGRAMS`. A build for a platform
+//! without OTBN writes the list empty and needs none of the tools.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The binutils the snapshot's wrappers call (`riscv32-unknown-elf-*` upstream; Debian ships
+/// the 64-bit-hosted multi-target build, which assembles RV32 with `-march`).
+const BINUTILS_PREFIX: &str = "riscv64-unknown-elf-";
+const INSTALL_HINT: &str = "the Earl Grey suite embeds OTBN programs built with the OpenTitan snapshot's \
+otbn-as/otbn-ld: run scripts/setup.sh (Debian package binutils-riscv64-unknown-elf) and \
+sim/earlgrey/build.sh (the venv with pythondata-misc-opentitan under the cyclebench cache)";
+
+/// One program: its sources in `sw/otbn/code-snippets/`, the module name it gets, and the
+/// symbols the caller needs.
+struct Program {
+    module: &'static str,
+    doc: &'static str,
+    sources: &'static [&'static str],
+    symbols: &'static [&'static str],
+}
+
+const PROGRAMS: &[Program] = &[
+    Program {
+        module: "p256_ecdsa",
+        doc: "ECDSA P-256 sign and verify (`p256_ecdsa.s` over `p256.s`).",
+        sources: &["p256_ecdsa.s", "p256.s"],
+        symbols: &[
+            "p256_ecdsa_sign",
+            "p256_ecdsa_verify",
+            "k",
+            "rnd",
+            "msg",
+            "r",
+            "s",
+            "x",
+            "y",
+            "d",
+        ],
+    },
+    Program {
+        module: "rsa",
+        doc: "RSA encrypt (e = 65537) and decrypt up to 4096 bits (`rsa.s` over `modexp.s`).",
+        sources: &["rsa.s", "modexp.s"],
+        symbols: &["rsa_encrypt", "rsa_decrypt", "n_limbs", "modulus", "exp", "in", "out"],
+    },
+];
+
+fn fail(what: &str) -> ! {
+    panic!("cannot build the OTBN programs: {what}; {INSTALL_HINT}");
+}
+
+/// `${CYCLEBENCH_CACHE:-$HOME/.cache/cyclebench}/venv-earlgrey`, as `sim/earlgrey/build.sh`
+/// places it.
+fn venv() -> PathBuf {
+    println!("cargo:rerun-if-env-changed=CYCLEBENCH_CACHE");
+    let cache = match std::env::var_os("CYCLEBENCH_CACHE") {
+        Some(dir) => PathBuf::from(dir),
+        None => match std::env::var_os("HOME") {
+            Some(home) => PathBuf::from(home).join(".cache/cyclebench"),
+            None => fail("neither CYCLEBENCH_CACHE nor HOME is set"),
+        },
+    };
+    cache.join("venv-earlgrey")
+}
+
+fn run(command: &mut Command) -> Vec<u8> {
+    let shown = format!("{command:?}");
+    match command.output() {
+        Ok(out) if out.status.success() => out.stdout,
+        Ok(out) => fail(&format!(
+            "{shown} failed: {}{}",
+            String::from_utf8_lossy(&out.stderr),
+            String::from_utf8_lossy(&out.stdout)
+        )),
+        Err(e) => fail(&format!("{shown} could not run: {e}")),
+    }
+}
+
+fn tool(name: &str) -> String {
+    let path = format!("/usr/bin/{BINUTILS_PREFIX}{name}");
+    if !Path::new(&path).exists() {
+        fail(&format!("{path} is missing"));
+    }
+    path
+}
+
+fn words(bytes: &[u8]) -> Vec<u32> {
+    bytes
+        .chunks(4)
+        .map(|c| {
+            let mut w = [0u8; 4];
+            w[..c.len()].copy_from_slice(c);
+            u32::from_le_bytes(w)
+        })
+        .collect()
+}
+
+fn words_static(out: &mut String, name: &str, words: &[u32]) {
+    let _ = writeln!(out, "static {name}: [u32; {}] = [", words.len());
+    for row in words.chunks(8) {
+        let row: Vec<String> = row.iter().map(|w| format!("{w:#010x}")).collect();
+        let _ = writeln!(out, "    {},", row.join(", "));
+    }
+    let _ = writeln!(out, "];");
+}
+
+/// Assembles, links and extracts every program into `out_dir/otbn_programs.rs`.
+pub fn generate(out_dir: &Path) {
+    let venv = venv();
+    let python = venv.join("bin/python");
+    if !python.exists() {
+        fail(&format!("{} is missing", python.display()));
+    }
+    let location =
+        run(Command::new(&python).args(["-c", "import pythondata_misc_opentitan as p; print(p.data_location)"]));
+    let snapshot = PathBuf::from(String::from_utf8_lossy(&location).trim());
+    let util = snapshot.join("hw/ip/otbn/util");
+    let snippets = snapshot.join("sw/otbn/code-snippets");
+    let (assembler, linker) = (tool("as"), tool("ld"));
+    let (objcopy, nm) = (tool("objcopy"), tool("nm"));
+    let work = out_dir.join("otbn");
+    std::fs::create_dir_all(&work).expect("create the OTBN build directory");
+
+    let mut generated =
+        String::from("// Generated by build.rs from the OpenTitan snapshot's OTBN code snippets. Do not edit.\n");
+    let mut list = String::new();
+    for program in PROGRAMS {
+        let mut objects = Vec::new();
+        for source in program.sources {
+            let path = snippets.join(source);
+            println!("cargo:rerun-if-changed={}", path.display());
+            let object = work.join(source).with_extension("o");
+            // The snippets read OTBN's RND CSR with `csrrs`, which needs Zicsr spelled out.
+            run(Command::new(&python)
+                .arg(util.join("otbn-as"))
+                .args(["-march=rv32i_zicsr", "-o"])
+                .arg(&object)
+                .arg(&path)
+                .env("RV32_TOOL_AS", &assembler));
+            objects.push(object);
+        }
+        let elf = work.join(program.module).with_extension("elf");
+        run(Command::new(&python)
+            .arg(util.join("otbn-ld"))
+            .args(["-m", "elf32lriscv", "-o"])
+            .arg(&elf)
+            .args(&objects)
+            .env("RV32_TOOL_LD", &linker));
+        let section = |name: &str| {
+            let bin = work.join(format!("{}{name}.bin", program.module));
+            run(Command::new(&objcopy)
+                .args(["-O", "binary", "-j", name])
+                .arg(&elf)
+                .arg(&bin));
+            words(&std::fs::read(&bin).expect("read an extracted section"))
+        };
+        let (imem, dmem) = (section(".text"), section(".data"));
+        let table = String::from_utf8_lossy(&run(Command::new(&nm).arg(&elf))).into_owned();
+        let upper = program.module.to_uppercase();
+        words_static(&mut generated, &format!("{upper}_IMEM"), &imem);
+        words_static(&mut generated, &format!("{upper}_DMEM"), &dmem);
+        let mut symbols = String::new();
+        for symbol in program.symbols {
+            let address = table
+                .lines()
+                .filter_map(|line| {
+                    let mut fields = line.split_whitespace();
+                    let (value, _, name) = (fields.next()?, fields.next()?, fields.next()?);
+                    (name == *symbol).then(|| u32::from_str_radix(value, 16).ok())?
+                })
+                .next()
+                .unwrap_or_else(|| fail(&format!("{} has no symbol {symbol}", elf.display())));
+            let _ = write!(symbols, "(\"{symbol}\", {address:#x}), ");
+        }
+        let _ = writeln!(
+            list,
+            "    // {}\n    BigNumProgram {{ name: \"{}\", imem: &{upper}_IMEM, dmem: &{upper}_DMEM, symbols: &[{symbols}] }},",
+            program.doc, program.module
+        );
+    }
+    let _ = writeln!(
+        generated,
+        "\n/// The OTBN programs this build embeds.\npub static OTBN_PROGRAMS: &[BigNumProgram] = &[\n{list}];"
+    );
+    std::fs::write(out_dir.join("otbn_programs.rs"), generated).expect("write otbn_programs.rs");
+}
+
+/// The list for a platform without OTBN.
+pub fn generate_none(out_dir: &Path) {
+    std::fs::write(
+        out_dir.join("otbn_programs.rs"),
+        "/// This platform has no OTBN: no programs.\npub static OTBN_PROGRAMS: &[BigNumProgram] = &[];\n",
+    )
+    .expect("write otbn_programs.rs");
+}

@@ -1,0 +1,305 @@
+//! Public-key operations on the big-number accelerator (OTBN): ECDSA P-256 sign and verify,
+//! RSA encrypt and decrypt, with the snapshot's own programs, which the build assembles and
+//! embeds. Phases: load (instruction memory and static data memory), input (operands), compute
+//! (start to done), output (result read), clean-up (operands and result wiped; for verify the
+//! CPU's comparison of x1 with r first). Every output is checked against the known answer the
+//! datasets crate computed on the host.
+
+use alloc::format;
+use alloc::vec::Vec;
+
+use cyclebench_datasets::pubkey as data;
+use cyclebench_modules::{BigNumAccelerator, BigNumProgram, ModuleError};
+use cyclebench_protocol::{Check, ImplementationKind, Phases, PubkeyBenchmark, PubkeyOperation, PubkeyPhases};
+
+use super::{hex_words, BenchError, Outcome, Samples};
+use crate::cycles::Marks;
+use crate::platform::Platform;
+
+mod programs {
+    use cyclebench_modules::BigNumProgram;
+    include!(concat!(env!("OUT_DIR"), "/otbn_programs.rs"));
+}
+
+/// Words of an ECDSA P-256 operand.
+const P256_WORDS: usize = 8;
+
+/// One operation laid out for the accelerator: where its program starts, what the input phase
+/// writes, where the output is, what clean-up wipes, and the known answer.
+struct Job {
+    entry: u32,
+    inputs: Vec<(u32, &'static [u32])>,
+    output: (u32, usize),
+    wipes: Vec<(u32, usize)>,
+    expected: &'static [u32],
+    /// For verify, r: the signature is accepted when x1 equals it.
+    compare_with: Option<&'static [u32]>,
+}
+
+fn symbol(program: &BigNumProgram, name: &'static str) -> Result<u32, BenchError> {
+    program.symbol(name).ok_or_else(|| {
+        BenchError::module(
+            "otbn",
+            ModuleError::Usage("the embedded program lacks a symbol the benchmark needs"),
+        )
+    })
+}
+
+/// `first`, when the 256-bit buffer `second` follows it directly (one read takes both).
+fn adjacent(first: u32, second: u32) -> Result<u32, BenchError> {
+    if second == first + 32 {
+        Ok(first)
+    } else {
+        Err(BenchError::module(
+            "otbn",
+            ModuleError::Usage("the embedded program's r and s are not adjacent"),
+        ))
+    }
+}
+
+fn job(b: &PubkeyBenchmark, program: &BigNumProgram) -> Result<Job, BenchError> {
+    let s = |name| symbol(program, name);
+    Ok(match b.operation {
+        PubkeyOperation::EcdsaP256Sign => Job {
+            entry: s("p256_ecdsa_sign")?,
+            // r and s are adjacent 256-bit buffers: one read of both.
+            output: (adjacent(s("r")?, s("s")?)?, 2 * P256_WORDS),
+            inputs: Vec::from([
+                (s("k")?, &data::P256_K[..]),
+                (s("msg")?, &data::P256_MSG[..]),
+                (s("d")?, &data::P256_D[..]),
+            ]),
+            wipes: Vec::from([
+                (s("k")?, P256_WORDS),
+                (s("msg")?, P256_WORDS),
+                (s("d")?, P256_WORDS),
+                (s("r")?, P256_WORDS),
+                (s("s")?, P256_WORDS),
+            ]),
+            expected: &SIGNATURE,
+            compare_with: None,
+        },
+        PubkeyOperation::EcdsaP256Verify => {
+            let (signature_s, expected) = if b.corrupted {
+                (&data::P256_S_CORRUPTED, &data::P256_X1_CORRUPTED)
+            } else {
+                (&data::P256_S, &data::P256_R)
+            };
+            Job {
+                entry: s("p256_ecdsa_verify")?,
+                inputs: Vec::from([
+                    (s("msg")?, &data::P256_MSG[..]),
+                    (s("r")?, &data::P256_R[..]),
+                    (s("s")?, &signature_s[..]),
+                    (s("x")?, &data::P256_X[..]),
+                    (s("y")?, &data::P256_Y[..]),
+                ]),
+                // The program leaves x1 where the pointer at dmem[4] (dptr_rnd) points.
+                output: (s("rnd")?, P256_WORDS),
+                wipes: Vec::from([
+                    (s("rnd")?, P256_WORDS),
+                    (s("msg")?, P256_WORDS),
+                    (s("r")?, P256_WORDS),
+                    (s("s")?, P256_WORDS),
+                    (s("x")?, P256_WORDS),
+                    (s("y")?, P256_WORDS),
+                ]),
+                expected: &expected[..],
+                compare_with: Some(&data::P256_R[..]),
+            }
+        }
+        PubkeyOperation::RsaEncrypt | PubkeyOperation::RsaDecrypt => {
+            let bits = b.size();
+            let vector = data::rsa(bits).ok_or_else(|| {
+                BenchError::new(
+                    cyclebench_protocol::ErrorKind::InvalidParameter,
+                    format!("pubkey: no RSA key of {bits} bits"),
+                )
+            })?;
+            let words = usize::from(bits) / 32;
+            let limbs = &N_LIMBS[usize::from(bits) / 1024 - 1..][..1];
+            let decrypt = b.operation == PubkeyOperation::RsaDecrypt;
+            let mut inputs = Vec::from([(s("n_limbs")?, limbs), (s("modulus")?, vector.modulus)]);
+            let mut wipes = Vec::from([(s("modulus")?, words), (s("in")?, words), (s("out")?, words)]);
+            if decrypt {
+                inputs.push((s("exp")?, vector.private_exponent));
+                inputs.push((s("in")?, vector.ciphertext));
+                wipes.push((s("exp")?, words));
+            } else {
+                inputs.push((s("in")?, vector.plaintext));
+            }
+            Job {
+                entry: s(if decrypt { "rsa_decrypt" } else { "rsa_encrypt" })?,
+                inputs,
+                output: (s("out")?, words),
+                wipes,
+                expected: if decrypt { vector.plaintext } else { vector.ciphertext },
+                compare_with: None,
+            }
+        }
+    })
+}
+
+/// r then s, as the program leaves them.
+static SIGNATURE: [u32; 2 * P256_WORDS] = {
+    let mut both = [0; 2 * P256_WORDS];
+    let mut i = 0;
+    while i < P256_WORDS {
+        both[i] = data::P256_R[i];
+        both[P256_WORDS + i] = data::P256_S[i];
+        i += 1;
+    }
+    both
+};
+
+/// The RSA program's limb count (256-bit limbs) for 1024, 2048, 3072 and 4096 bits.
+static N_LIMBS: [u32; 4] = [4, 8, 12, 16];
+
+/// Runs `b` on the platform's big-number accelerator.
+pub fn run<P: Platform>(platform: &mut P, b: &PubkeyBenchmark, repetitions: u16) -> Result<Outcome, BenchError> {
+    let otbn = match platform.big_num() {
+        Ok(otbn) => otbn,
+        Err(reason) => return Ok(Outcome::Unsupported(reason)),
+    };
+    let name = if b.operation.is_rsa() { "rsa" } else { "p256_ecdsa" };
+    let Some(program) = programs::OTBN_PROGRAMS.iter().find(|p| p.name == name) else {
+        return Ok(Outcome::Unsupported(format!(
+            "this build embeds no OTBN program {name}"
+        )));
+    };
+    let job = job(b, program)?;
+    // The images and operands are copied to RAM first, as other benchmarks prepare their data:
+    // the phases measure the transfers into the accelerator, not flash reads.
+    let imem: Vec<u32> = program.imem.to_vec();
+    let dmem: Vec<u32> = program.dmem.to_vec();
+    let inputs: Vec<(u32, Vec<u32>)> = job.inputs.iter().map(|&(a, w)| (a, w.to_vec())).collect();
+    let inputs: Vec<(u32, &[u32])> = inputs.iter().map(|(a, w)| (*a, &w[..])).collect();
+    let zeros = alloc::vec![0u32; job.wipes.iter().map(|w| w.1).max().unwrap_or(0)];
+    let compare_with = job.compare_with.map(<[u32]>::to_vec);
+    let mut output = alloc::vec![0u32; job.output.1];
+
+    let mut samples = Samples::new(5, repetitions)?;
+    let mut accepted = None;
+    for repetition in 0..repetitions {
+        let load = !b.keep_loaded || repetition == 0;
+        let run = Run {
+            imem: if load { &imem } else { &[] },
+            dmem: if load { &dmem } else { &[] },
+            inputs: &inputs,
+            entry: job.entry,
+            output: job.output.0,
+            wipes: &job.wipes,
+            zeros: &zeros,
+            compare_with: compare_with.as_deref(),
+        };
+        let (phases, error_bits, verdict) = once(otbn, &run, &mut output).map_err(|e| BenchError::module("otbn", e))?;
+        if error_bits != 0 {
+            return Err(fault::<P::BigNum>(error_bits));
+        }
+        if output != job.expected {
+            return Err(BenchError::wrong_answer(
+                "otbn",
+                b.operation.name(),
+                &format!("output {} expected {}", hex_words(&output), hex_words(job.expected)),
+            ));
+        }
+        if verdict != b.expects_accept() {
+            return Err(BenchError::wrong_answer(
+                "otbn",
+                b.operation.name(),
+                &format!("verification answered {verdict:?}, expected {:?}", b.expects_accept()),
+            ));
+        }
+        accepted = verdict;
+        samples.push(&phases[..5]);
+    }
+    let s = samples.summary();
+    Ok(Outcome::Measured {
+        implementation: ImplementationKind::Hardware,
+        check: Check::KnownAnswer,
+        phases: Phases::Pubkey(PubkeyPhases {
+            load: s[0],
+            input: s[1],
+            compute: s[2],
+            output: s[3],
+            cleanup: s[4],
+            imem_words: words_u32(imem.len()),
+            dmem_words: words_u32(dmem.len()),
+            accepted,
+        }),
+    })
+}
+
+/// The error of a run that ended with `bits` set in the accelerator's error register, naming
+/// them.
+fn fault<A: BigNumAccelerator>(bits: u32) -> BenchError {
+    let names: Vec<&str> = (0..32)
+        .filter(|i| bits & (1 << i) != 0)
+        .map(|i| {
+            A::ERROR_BITS
+                .get(i)
+                .copied()
+                .filter(|n| !n.is_empty())
+                .unwrap_or("unnamed")
+        })
+        .collect();
+    BenchError::new(
+        cyclebench_protocol::ErrorKind::WrongAnswer,
+        format!(
+            "otbn: the program ended with error bits {bits:#x} ({})",
+            names.join(", ")
+        ),
+    )
+}
+
+fn words_u32(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// What one timed run writes, starts, reads and wipes; empty images mean the program is
+/// already loaded.
+struct Run<'a> {
+    imem: &'a [u32],
+    dmem: &'a [u32],
+    inputs: &'a [(u32, &'a [u32])],
+    entry: u32,
+    output: u32,
+    wipes: &'a [(u32, usize)],
+    zeros: &'a [u32],
+    compare_with: Option<&'a [u32]>,
+}
+
+/// One timed operation: the phases' cycles, the accelerator's error bits and, for verify,
+/// whether x1 equals r. A run that ended in error is still read and wiped, so the clean-up
+/// leaves nothing behind either way; the caller reports the bits.
+#[link_section = crate::placement::measured_section!()]
+#[inline(never)]
+fn once<A: BigNumAccelerator>(
+    otbn: &mut A,
+    run: &Run<'_>,
+    output: &mut [u32],
+) -> Result<([u64; 6], u32, Option<bool>), ModuleError> {
+    let mut marks = Marks::<6>::new();
+    marks.mark();
+    otbn.write_imem(0, run.imem);
+    otbn.write_dmem(0, run.dmem);
+    marks.mark();
+    for &(address, words) in run.inputs {
+        otbn.write_dmem(address, words);
+    }
+    marks.mark();
+    otbn.start(run.entry)?;
+    let error_bits = otbn.wait_for_completion()?;
+    marks.mark();
+    otbn.read_dmem(run.output, output);
+    marks.mark();
+    // OR of XORs, not `==`: a slice comparison calls `memcmp`, which runs from flash.
+    let verdict = run
+        .compare_with
+        .map(|r| output.iter().zip(r).fold(0, |acc, (x, y)| acc | (x ^ y)) == 0);
+    for &(address, len) in run.wipes {
+        otbn.write_dmem(address, &run.zeros[..len]);
+    }
+    marks.mark();
+    Ok((marks.phases(), error_bits, verdict))
+}
