@@ -168,7 +168,7 @@ pub struct AesBenchmark {
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub message_hex: Option<String>,
     /// SHA-256 of the expected output of described data, worked out on the host
-    /// ([`Kind::complete`], which replaces any value a `.bench` line gives).
+    /// (`Kind::complete`, which replaces any value a `.bench` line gives).
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub expected: Option<[u8; 32]>,
     /// Encrypt the plaintext or decrypt the ciphertext of the dataset.

@@ -63,7 +63,7 @@ pub struct HashBenchmark {
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub message_hex: Option<String>,
     /// The digest of the described message, worked out on the host
-    /// ([`Kind::complete`], which replaces any value a `.bench` line gives); the suite compares
+    /// (`Kind::complete`, which replaces any value a `.bench` line gives); the suite compares
     /// its output with it.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub expected: Option<[u8; 32]>,
