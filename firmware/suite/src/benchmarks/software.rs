@@ -13,9 +13,8 @@ use cyclebench_protocol::{
 use cyclebench_swcrypto::harness::{Input, Rng, Setup, Subject, Visit};
 use cyclebench_swcrypto::{with_harness, Variant};
 
-use super::window::timed;
+use super::window::timed_with_stack;
 use super::{BenchError, Outcome, Samples};
-use crate::stack;
 
 /// Runs `b`, or says why this platform cannot.
 pub fn run(b: &SoftwareBenchmark, repetitions: u16) -> Result<Outcome, BenchError> {
@@ -90,9 +89,8 @@ impl Visit for Repeat<'_> {
         let mut rng = Rng::new(0);
         for _ in 0..self.repetitions {
             subject.prepare(Input::Fixed, &mut rng);
-            let sp = stack::paint();
-            let (answer, cycles) = timed(&mut subject);
-            measured.deepest = measured.deepest.max(stack::used(sp));
+            let (answer, cycles, stack) = timed_with_stack(&mut subject);
+            measured.deepest = measured.deepest.max(stack);
             measured.samples.push(&[u64::from(cycles)]);
             subject.check(Input::Fixed, answer).map_err(wrong)?;
         }

@@ -4,6 +4,7 @@
 use cyclebench_swcrypto::harness::Subject;
 
 use crate::cycles::stamp;
+use crate::stack;
 
 /// One timed call, in a function of its own: its code depends only on the subject's `call`,
 /// never on the code around it (a window inlined into its caller changed by a cycle or two
@@ -21,4 +22,17 @@ pub fn timed<S: Subject>(subject: &mut S) -> (u32, u32) {
     // A window longer than 32 bits counts is far beyond what anything timed here takes:
     // saturated, it is rejected as too long.
     (answer, u32::try_from(end.since(start)).unwrap_or(u32::MAX))
+}
+
+/// [`timed`], also returning the bytes of stack the call used: the stack is painted below this
+/// function's own frame, so the frame is not counted with the call's.
+#[inline(never)]
+#[link_section = crate::placement::measured_section!()]
+pub fn timed_with_stack<S: Subject>(subject: &mut S) -> (u32, u32, u32) {
+    let sp = stack::paint();
+    let start = stamp();
+    let answer = subject.call();
+    let end = stamp();
+    let used = stack::used(sp);
+    (answer, u32::try_from(end.since(start)).unwrap_or(u32::MAX), used)
 }
