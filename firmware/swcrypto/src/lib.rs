@@ -24,6 +24,7 @@ pub mod ctr_drbg;
 pub mod harness;
 pub mod keccak;
 pub mod mp;
+pub mod p256_verify;
 mod test_support;
 
 use alloc::string::String;
@@ -57,6 +58,7 @@ registry! {
     MpMulSchoolbookReduced => mp::harness::Mul,
     MpMulKaratsuba => mp::harness::Mul,
     MpMulKaratsubaReduced => mp::harness::Mul,
+    EcdsaP256Verify => p256_verify::Verify,
 }
 
 /// Which implementation of a primitive.

@@ -112,6 +112,8 @@ primitives! {
     MpMulKaratsuba = "mp-karatsuba", EvenLimbs, Nothing, [Data], Some("multiplication");
     /// One level of subtractive Karatsuba in a reduced radix (`length` even).
     MpMulKaratsubaReduced = "mp-karatsuba-reduced", EvenLimbs, Nothing, [Data], Some("multiplication");
+    /// ECDSA P-256 verification of one signature (RustCrypto `p256`, portable Rust only).
+    EcdsaP256Verify = "ecdsa-p256-verify", Fixed, Nothing, [Data], None;
 }
 
 /// What a software benchmark's `length` counts.
