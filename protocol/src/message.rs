@@ -60,13 +60,28 @@ impl Generated {
         self.len() == 0
     }
 
-    /// The bytes held in memory: the whole message, or the block that repeats.
-    pub fn stored(&self) -> Vec<u8> {
+    /// Bytes held in memory: the whole message, or the block that repeats.
+    pub fn stored_len(&self) -> usize {
         match self {
-            Self::Seeded { length, seed } => seeded(*seed, *length),
-            Self::Repeated { seed, block, .. } => seeded(*seed, *block),
-            Self::Inline(bytes) => bytes.clone(),
+            Self::Seeded { length, .. } => *length as usize,
+            Self::Repeated { block, .. } => *block as usize,
+            Self::Inline(bytes) => bytes.len(),
         }
+    }
+
+    /// Writes the bytes held in memory into `out`, [`Generated::stored_len`] long.
+    pub fn fill_stored(&self, out: &mut [u8]) {
+        match self {
+            Self::Seeded { seed, .. } | Self::Repeated { seed, .. } => fill_seeded(*seed, out),
+            Self::Inline(bytes) => out.copy_from_slice(bytes),
+        }
+    }
+
+    /// The bytes held in memory.
+    pub fn stored(&self) -> Vec<u8> {
+        let mut bytes = alloc::vec![0; self.stored_len()];
+        self.fill_stored(&mut bytes);
+        bytes
     }
 
     /// Calls `f` on the whole message, piece by piece (a repeated message is never built).
@@ -79,12 +94,6 @@ impl Generated {
             left -= n;
         }
     }
-}
-
-fn seeded(seed: u32, length: u32) -> Vec<u8> {
-    let mut bytes = alloc::vec![0; length as usize];
-    fill_seeded(seed, &mut bytes);
-    bytes
 }
 
 /// `bytes` as lower-case hex.
@@ -141,7 +150,8 @@ mod tests {
         };
         let mut whole = alloc::vec::Vec::new();
         m.for_each_piece(|p| whole.extend_from_slice(p));
-        let block = seeded(3, 4);
+        let mut block = [0u8; 4];
+        fill_seeded(3, &mut block);
         assert_eq!(whole.len(), 10);
         assert_eq!(whole[..4], block[..]);
         assert_eq!(whole[4..8], block[..]);

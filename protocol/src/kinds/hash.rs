@@ -228,8 +228,7 @@ impl Kind for HashBenchmark {
     }
 
     fn check(&self) -> Result<(), String> {
-        self.generated()?;
-        if self.track_fifo && matches!(self.generated(), Ok(Some(Generated::Repeated { .. }))) {
+        if matches!(self.generated()?, Some(Generated::Repeated { .. })) && self.track_fifo {
             return Err(String::from("track_fifo is not available with repeated_block"));
         }
         Ok(())

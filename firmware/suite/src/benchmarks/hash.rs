@@ -176,22 +176,13 @@ fn message<'a>(name: &str, b: &'a HashBenchmark) -> Result<Message<'a>, BenchErr
         }),
         _ => None,
     };
-    let stored = match &generated {
-        Generated::Seeded { length, .. } => *length,
-        Generated::Repeated { block, .. } => *block,
-        Generated::Inline(bytes) => bytes.len() as u32,
-    } as usize;
+    let stored = generated.stored_len();
     let mut bytes = Vec::new();
     bytes
         .try_reserve_exact(stored)
         .map_err(|_| invalid(format!("not enough memory for a message of {stored} bytes")))?;
-    match &generated {
-        Generated::Seeded { seed, .. } | Generated::Repeated { seed, .. } => {
-            bytes.resize(stored, 0);
-            cyclebench_protocol::message::fill_seeded(*seed, &mut bytes);
-        }
-        Generated::Inline(given) => bytes.extend_from_slice(given),
-    }
+    bytes.resize(stored, 0);
+    generated.fill_stored(&mut bytes);
     Ok(Message {
         id,
         bytes: alloc::borrow::Cow::Owned(bytes),
