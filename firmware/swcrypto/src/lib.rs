@@ -24,7 +24,9 @@ pub mod ctr_drbg;
 pub mod harness;
 pub mod keccak;
 pub mod mp;
+pub mod p256_sign;
 pub mod p256_verify;
+pub mod rsa;
 mod test_support;
 
 use alloc::string::String;
@@ -59,6 +61,13 @@ registry! {
     MpMulKaratsuba => mp::harness::Mul,
     MpMulKaratsubaReduced => mp::harness::Mul,
     EcdsaP256Verify => p256_verify::Verify,
+    EcdsaP256Sign => p256_sign::Sign,
+    Rsa1024Encrypt => rsa::Rsa,
+    Rsa2048Encrypt => rsa::Rsa,
+    Rsa3072Encrypt => rsa::Rsa,
+    Rsa4096Encrypt => rsa::Rsa,
+    Rsa1024Decrypt => rsa::Rsa,
+    Rsa2048Decrypt => rsa::Rsa,
 }
 
 /// Which implementation of a primitive.

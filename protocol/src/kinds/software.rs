@@ -114,6 +114,20 @@ primitives! {
     MpMulKaratsubaReduced = "mp-karatsuba-reduced", EvenLimbs, Nothing, [Data], Some("multiplication");
     /// ECDSA P-256 verification of one signature (RustCrypto `p256`, portable Rust only).
     EcdsaP256Verify = "ecdsa-p256-verify", Fixed, Nothing, [Data], None;
+    /// ECDSA P-256 signature of one digest with a given nonce (RustCrypto `p256`).
+    EcdsaP256Sign = "ecdsa-p256-sign", Fixed, Nothing, [Data], None;
+    /// RSA-1024 encryption, e = 65537 (`num-bigint` modular exponentiation).
+    Rsa1024Encrypt = "rsa-1024-encrypt", Fixed, Nothing, [Data], None;
+    /// RSA-2048 encryption, e = 65537.
+    Rsa2048Encrypt = "rsa-2048-encrypt", Fixed, Nothing, [Data], None;
+    /// RSA-3072 encryption, e = 65537.
+    Rsa3072Encrypt = "rsa-3072-encrypt", Fixed, Nothing, [Data], None;
+    /// RSA-4096 encryption, e = 65537.
+    Rsa4096Encrypt = "rsa-4096-encrypt", Fixed, Nothing, [Data], None;
+    /// RSA-1024 decryption with the full private exponent (no CRT).
+    Rsa1024Decrypt = "rsa-1024-decrypt", Fixed, Nothing, [Data], None;
+    /// RSA-2048 decryption with the full private exponent (no CRT).
+    Rsa2048Decrypt = "rsa-2048-decrypt", Fixed, Nothing, [Data], None;
 }
 
 /// What a software benchmark's `length` counts.

@@ -15,7 +15,7 @@ use crate::harness::{Harness, Input, Rng, Setup, Subject};
 use crate::Variant;
 
 /// A 256-bit integer of the datasets (little-endian words) as big-endian bytes.
-fn be_bytes(words: &[u32; 8]) -> [u8; 32] {
+pub(crate) fn be_bytes(words: &[u32; 8]) -> [u8; 32] {
     let mut out = [0u8; 32];
     for (chunk, word) in out.chunks_exact_mut(4).zip(words.iter().rev()) {
         chunk.copy_from_slice(&word.to_be_bytes());
