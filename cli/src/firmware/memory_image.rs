@@ -46,6 +46,15 @@ pub fn split(elf_path: &Path, memories: &[Memory], out_dir: &Path) -> Result<Vec
             .map_err(|_| anyhow::anyhow!("segment at {address:#x} lies outside the file"))?;
         let len = u32::try_from(bytes.len())?;
         let Some(index) = memories.iter().position(|m| m.contains(address, len)) else {
+            if let Some(m) = memories.iter().find(|m| m.contains(address, 0)) {
+                bail!(
+                    "{}: loadable segment at {address:#x} ({len} bytes) runs {} bytes past the end of {} ({} KiB): the firmware does not fit",
+                    elf_path.display(),
+                    u64::from(address) + u64::from(len) - (u64::from(m.base) + u64::from(m.size)),
+                    m.name,
+                    m.size / 1024
+                );
+            }
             bail!(
                 "{}: loadable segment at {address:#x} ({len} bytes) is in no simulated memory",
                 elf_path.display()
@@ -178,8 +187,9 @@ mod tests {
         let too_small = [Memory {
             name: "rom",
             base: 0x8000,
-            size: 0x10,
+            size: 0x82,
         }];
-        assert!(split(&elf_path, &too_small, dir.path()).is_err());
+        let error = split(&elf_path, &too_small, dir.path()).unwrap_err().to_string();
+        assert!(error.contains("runs 2 bytes past the end of rom"), "{error}");
     }
 }

@@ -23,7 +23,8 @@ const MEMORIES: [memory_image::Memory; 2] = [
     memory_image::Memory {
         name: "flash",
         base: 0x2000_0000,
-        size: 0x10_0000,
+        // The chip has two 512 KiB banks, but the model registers only the first for loading.
+        size: 0x8_0000,
     },
 ];
 

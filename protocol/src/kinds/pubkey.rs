@@ -16,7 +16,7 @@ use alloc::vec::Vec;
 
 use crate::kind::{Description, Field, Kind, PhaseCategory, PhaseSpec, Shape};
 use crate::wire::{self, Options, Tokens, WireError};
-use crate::{Cycles, Module, NamedPhase, Phases};
+use crate::{Cycles, Module, NamedPhase, Phases, Primitive};
 
 /// The operation a public-key benchmark runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,6 +64,17 @@ impl PubkeyOperation {
     /// Whether this is an RSA operation (its size is the modulus length).
     pub fn is_rsa(self) -> bool {
         matches!(self, Self::RsaEncrypt | Self::RsaDecrypt)
+    }
+
+    /// The same operation in software on the core, at `bits`: the baseline the report sets
+    /// a hardware record against.
+    pub fn software_counterpart(self, bits: u16) -> Option<Primitive> {
+        Primitive::from_name(&match self {
+            Self::EcdsaP256Sign => String::from("ecdsa-p256-sign"),
+            Self::EcdsaP256Verify => String::from("ecdsa-p256-verify"),
+            Self::RsaEncrypt => format!("rsa-{bits}-encrypt"),
+            Self::RsaDecrypt => format!("rsa-{bits}-decrypt"),
+        })
     }
 
     /// The sizes in bits the suite has inputs and known answers for.
@@ -158,6 +169,9 @@ impl Kind for PubkeyBenchmark {
             ("bits", Field::Number(u64::from(self.size()))),
             ("keep_loaded", Field::Flag(self.keep_loaded)),
         ]);
+        if let Some(primitive) = self.operation.software_counterpart(self.size()) {
+            fields.push(("software_counterpart", Field::Text(String::from(primitive.name()))));
+        }
         if let Some(accept) = self.expects_accept() {
             fields.push((
                 "expected",
@@ -344,6 +358,25 @@ mod tests {
         }
         let explicit = request(PubkeyOperation::EcdsaP256Sign, Some(256), false);
         assert_eq!(round_trip(&explicit).map(|b| b.bits), Ok(None));
+    }
+
+    #[test]
+    fn every_offered_operation_has_a_software_counterpart() {
+        for operation in PubkeyOperation::ALL {
+            for &bits in operation.sizes() {
+                assert!(
+                    operation.software_counterpart(bits).is_some(),
+                    "{} {bits}",
+                    operation.name()
+                );
+            }
+        }
+        assert_eq!(
+            PubkeyOperation::RsaEncrypt
+                .software_counterpart(3072)
+                .map(Primitive::name),
+            Some("rsa-3072-encrypt")
+        );
     }
 
     #[test]

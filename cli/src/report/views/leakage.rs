@@ -57,7 +57,7 @@ impl View for Tests {
         }
     }
 
-    fn section(&self, records: &[&Record]) -> Option<Section> {
+    fn section(&self, records: &[&Record], _measured: &[&Record]) -> Option<Section> {
         let rows: Vec<LeakageRow> = records.iter().map(|r| row(r)).collect();
         (!rows.is_empty()).then(|| Section::new(Body { rows }))
     }

@@ -3,6 +3,7 @@
 //! without one is shown by the generic tables and charts alone.
 
 mod leakage;
+mod pubkey;
 mod software;
 
 use cyclebench_protocol::BenchmarkKind;
@@ -16,6 +17,7 @@ use crate::results::Record;
 const VIEWS: &[(BenchmarkKind, &dyn View)] = &[
     (BenchmarkKind::Software, &software::Primitives),
     (BenchmarkKind::Leakage, &leakage::Tests),
+    (BenchmarkKind::Pubkey, &pubkey::HardwareAndSoftware),
 ];
 
 /// A report section of one kind.
@@ -23,9 +25,10 @@ pub trait View: Sync {
     /// Its Markdown and HTML templates, which lay out [`Section::body`] as `v.body`; the
     /// report includes them as `views/<kind>.md.j2` and `views/<kind>.html.j2`.
     fn templates(&self) -> Templates;
-    /// The section, worked out from the kind's measured records; `None` when they give it
-    /// nothing to show.
-    fn section(&self, records: &[&Record]) -> Option<Section>;
+    /// The section, worked out from the kind's measured records (and from every measured
+    /// record, for a view that sets them against others); `None` when they give it nothing to
+    /// show.
+    fn section(&self, records: &[&Record], measured: &[&Record]) -> Option<Section>;
 }
 
 /// A view's Markdown and HTML templates.
@@ -78,7 +81,8 @@ pub fn sections(measured: &[&Record]) -> Vec<Section> {
                 .filter(|r| r.benchmark_kind() == Some(*kind))
                 .collect();
             let (markdown, html) = template_names(*kind);
-            view.section(&records).map(|s| Section { markdown, html, ..s })
+            view.section(&records, measured)
+                .map(|s| Section { markdown, html, ..s })
         })
         .collect()
 }

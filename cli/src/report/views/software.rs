@@ -54,7 +54,7 @@ impl View for Primitives {
         }
     }
 
-    fn section(&self, records: &[&Record]) -> Option<Section> {
+    fn section(&self, records: &[&Record], _measured: &[&Record]) -> Option<Section> {
         let rows: Vec<SoftwareRow> = records.iter().filter_map(|r| row(r)).collect();
         if rows.is_empty() {
             return None;

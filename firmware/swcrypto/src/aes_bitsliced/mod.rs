@@ -48,12 +48,13 @@ pub fn aes128_bitsliced(variant: Variant) -> Option<AesBitsliced> {
         }),
         // Zbb has nothing for the key schedule (table lookups, shifts, swapmoves), so the Zbb
         // variant shares the RV32I one.
-        #[cfg(target_arch = "riscv32")]
+        #[cfg(all(target_arch = "riscv32", target_feature = "zbb"))]
         Variant::Zbb => Some(AesBitsliced {
             expand_key: asm::expand_key_rv32i,
             ctr: asm::ctr_zbb,
         }),
-        #[cfg(not(target_arch = "riscv32"))]
+        // A build for a core without Zbb leaves its assembly out: it could never run.
+        #[cfg(not(all(target_arch = "riscv32", target_feature = "zbb")))]
         _ => None,
     }
 }
@@ -289,11 +290,13 @@ pub fn ctr(round_keys: &[u32; 88], iv: &[u8; 16], data: &mut [u8]) {
 #[allow(unsafe_code)]
 mod asm {
     core::arch::global_asm!(include_str!("rv32i.S"));
+    #[cfg(all(target_arch = "riscv32", target_feature = "zbb"))]
     core::arch::global_asm!(include_str!("zbb.S"));
 
     extern "C" {
         fn cb_aes128_bitsliced_expand_key_rv32i(key: *const u8, round_keys: *mut u32, sbox: *const u8);
         fn cb_aes128_bitsliced_ctr_rv32i(round_keys: *const u32, iv: *const u8, data: *mut u8, len: usize);
+        #[cfg(all(target_arch = "riscv32", target_feature = "zbb"))]
         fn cb_aes128_bitsliced_ctr_zbb(round_keys: *const u32, iv: *const u8, data: *mut u8, len: usize);
     }
 
@@ -315,6 +318,7 @@ mod asm {
         unsafe { cb_aes128_bitsliced_ctr_rv32i(round_keys.as_ptr(), iv.as_ptr(), data.as_mut_ptr(), data.len()) }
     }
 
+    #[cfg(all(target_arch = "riscv32", target_feature = "zbb"))]
     pub(super) fn ctr_zbb(round_keys: &[u32; 88], iv: &[u8; 16], data: &mut [u8]) {
         // SAFETY: as for the RV32I routine; the caller only selects Zbb variants on a Zbb core.
         unsafe { cb_aes128_bitsliced_ctr_zbb(round_keys.as_ptr(), iv.as_ptr(), data.as_mut_ptr(), data.len()) }

@@ -29,8 +29,11 @@ pub fn chacha20(variant: Variant) -> Option<Chacha20Fn> {
         Variant::Rust => Some(chacha20_rust),
         #[cfg(target_arch = "riscv32")]
         Variant::Rv32i => Some(asm::chacha20_rv32i),
-        #[cfg(target_arch = "riscv32")]
+        #[cfg(all(target_arch = "riscv32", target_feature = "zbb"))]
         Variant::Zbb => Some(asm::chacha20_zbb),
+        // A build for a core without Zbb leaves its assembly out: it could never run.
+        #[cfg(all(target_arch = "riscv32", not(target_feature = "zbb")))]
+        Variant::Zbb => None,
         #[cfg(not(target_arch = "riscv32"))]
         Variant::Rv32i | Variant::Zbb => None,
     }
@@ -108,11 +111,15 @@ fn chacha20_rust(key: &[u8; 32], nonce: &[u8; 12], counter: u32, data: &mut [u8]
 #[cfg(target_arch = "riscv32")]
 #[allow(unsafe_code)]
 mod asm {
-    // One block: rv32i.S defines the function body as a macro that zbb.S instantiates again.
-    core::arch::global_asm!(include_str!("rv32i.S"), include_str!("zbb.S"));
+    core::arch::global_asm!(include_str!("rv32i.S"));
+    // rv32i.S defines the function body as a macro that zbb.S instantiates again (module
+    // assembly is one unit).
+    #[cfg(all(target_arch = "riscv32", target_feature = "zbb"))]
+    core::arch::global_asm!(include_str!("zbb.S"));
 
     extern "C" {
         fn cb_chacha20_rv32i(state: *const u32, data: *mut u8, len: usize);
+        #[cfg(all(target_arch = "riscv32", target_feature = "zbb"))]
         fn cb_chacha20_zbb(state: *const u32, data: *mut u8, len: usize);
     }
 
@@ -122,6 +129,7 @@ mod asm {
         unsafe { cb_chacha20_rv32i(state.as_ptr(), data.as_mut_ptr(), data.len()) }
     }
 
+    #[cfg(all(target_arch = "riscv32", target_feature = "zbb"))]
     pub(super) fn chacha20_zbb(key: &[u8; 32], nonce: &[u8; 12], counter: u32, data: &mut [u8]) {
         let state = super::initial_state(key, nonce, counter);
         // SAFETY: as above; the caller picks Variant::Zbb only on a core with Zbb.

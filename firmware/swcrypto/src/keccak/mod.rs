@@ -57,12 +57,15 @@ pub fn keccak_f1600(variant: Variant) -> Option<KeccakF1600> {
             permute: asm::permute_rv32i,
             from_internal: from_complemented,
         }),
-        #[cfg(target_arch = "riscv32")]
+        #[cfg(all(target_arch = "riscv32", target_feature = "zbb"))]
         Variant::Zbb => Some(KeccakF1600 {
             to_internal: to_interleaved,
             permute: asm::permute_zbb,
             from_internal: from_interleaved,
         }),
+        // A build for a core without Zbb leaves its assembly out: it could never run.
+        #[cfg(all(target_arch = "riscv32", not(target_feature = "zbb")))]
+        Variant::Zbb => None,
         #[cfg(not(target_arch = "riscv32"))]
         Variant::Rv32i | Variant::Zbb => None,
     }
@@ -228,11 +231,14 @@ fn permute_rust(state: &mut [u32; 50]) {
 #[cfg(target_arch = "riscv32")]
 #[allow(unsafe_code)]
 mod asm {
-    // One block: zbb.S uses the round-constant table that rv32i.S defines.
-    core::arch::global_asm!(include_str!("rv32i.S"), include_str!("zbb.S"));
+    core::arch::global_asm!(include_str!("rv32i.S"));
+    // zbb.S uses the round-constant table that rv32i.S defines (module assembly is one unit).
+    #[cfg(all(target_arch = "riscv32", target_feature = "zbb"))]
+    core::arch::global_asm!(include_str!("zbb.S"));
 
     extern "C" {
         fn cb_keccak_f1600_rv32i(state: *mut u32);
+        #[cfg(all(target_arch = "riscv32", target_feature = "zbb"))]
         fn cb_keccak_f1600_zbb(state: *mut u32);
     }
 
@@ -241,6 +247,7 @@ mod asm {
         unsafe { cb_keccak_f1600_rv32i(state.as_mut_ptr()) }
     }
 
+    #[cfg(all(target_arch = "riscv32", target_feature = "zbb"))]
     pub(super) fn permute_zbb(state: &mut [u32; 50]) {
         // SAFETY: as above; the caller picks Variant::Zbb only on a core with Zbb.
         unsafe { cb_keccak_f1600_zbb(state.as_mut_ptr()) }
