@@ -657,7 +657,48 @@ fn speedups(measured: &[&Record]) -> Vec<Speedup> {
             });
         }
     }
+    pairs.extend(counterpart_speedups(measured));
     pairs
+}
+
+/// Pairs of a hardware record whose software counterpart is a primitive of the `software`
+/// kind (`software_counterpart`, a public-key operation on OTBN) with that primitive's record
+/// on the same platform.
+fn counterpart_speedups(measured: &[&Record]) -> Vec<Speedup> {
+    let mut pairs = Vec::new();
+    for hw in measured.iter().filter(|r| r.implementation == Some(Kind::Hardware)) {
+        let Some((sw, hw_total, sw_total)) = counterpart(hw, measured) else {
+            continue;
+        };
+        let side = |r: &Record, total: u64| Side {
+            location: r.location(),
+            name: r.implementation_name.clone().unwrap_or_default(),
+            total,
+        };
+        let operation = format!("{} {}", hw.benchmark, hw.description());
+        pairs.push(Speedup {
+            label: format!("{operation} ({})", sw.primitive().unwrap_or_default()),
+            operation,
+            software: side(sw, sw_total),
+            hardware: side(hw, hw_total),
+            factor: sw_total as f64 / hw_total as f64,
+        });
+    }
+    pairs
+}
+
+/// The software counterpart a record names, measured and verified on the record's platform,
+/// with both totals.
+pub fn counterpart<'a>(hw: &Record, measured: &[&'a Record]) -> Option<(&'a Record, u64, u64)> {
+    let primitive = hw.text("software_counterpart")?;
+    let hw_total = hw.total_cycles.filter(|&c| c > 0)?;
+    let sw = stats::representative(measured.iter().copied().filter(|s| {
+        s.benchmark_kind() == Some(cyclebench_protocol::BenchmarkKind::Software)
+            && s.verified
+            && s.primitive() == Some(primitive)
+            && s.platform == hw.platform
+    }))?;
+    Some((sw, hw_total, sw.total_cycles?))
 }
 
 #[cfg(test)]

@@ -8,8 +8,10 @@
 use serde::Serialize;
 
 use super::{Section, Templates, View};
+use crate::report::model::counterpart;
+use crate::report::stats;
 use crate::results::Record;
-use cyclebench_protocol::BenchmarkKind;
+use cyclebench_protocol::ImplementationKind;
 
 /// The public-key view.
 pub struct HardwareAndSoftware;
@@ -45,9 +47,34 @@ pub struct PubkeyRow {
     pub speedup: Option<f64>,
 }
 
+/// A row of the secure-boot table: one image's digest and one signature check, in hardware
+/// and in software.
+#[derive(Clone, Debug, Serialize)]
+pub struct BootRow {
+    /// Image size in bytes.
+    pub image_bytes: Option<u64>,
+    /// The signature check (`ecdsa_p256_verify 256 reload`).
+    pub signature: String,
+    /// The digest on the hash accelerator.
+    pub hash_hardware: u64,
+    /// The signature check on OTBN.
+    pub signature_hardware: u64,
+    /// The digest in software, when measured.
+    pub hash_software: Option<u64>,
+    /// The signature check in software, when measured.
+    pub signature_software: Option<u64>,
+    /// Both in hardware.
+    pub total_hardware: u64,
+    /// Both in software, when both were measured.
+    pub total_software: Option<u64>,
+    /// total_software / total_hardware.
+    pub speedup: Option<f64>,
+}
+
 #[derive(Serialize)]
 struct Body {
     rows: Vec<PubkeyRow>,
+    boot: Vec<BootRow>,
     /// Counterparts the results hold for no hardware record's platform.
     unmeasured: Vec<String>,
 }
@@ -68,28 +95,74 @@ impl View for HardwareAndSoftware {
                 unmeasured.push(r.counterpart.clone());
             }
         }
-        (!rows.is_empty()).then(|| Section::new(Body { rows, unmeasured }))
+        let boot = secure_boot(records, measured);
+        (!rows.is_empty()).then(|| Section::new(Body { rows, boot, unmeasured }))
     }
 }
 
-/// The verified software record of `primitive` on `platform`.
-fn baseline<'a>(measured: &[&'a Record], primitive: &str, platform: &str) -> Option<&'a Record> {
-    measured.iter().copied().find(|s| {
-        s.benchmark_kind() == Some(BenchmarkKind::Software)
-            && s.verified
-            && s.primitive() == Some(primitive)
-            && s.platform.as_deref() == Some(platform)
-    })
+/// Whether a record is the same request as `of` run the other way (in software instead of on
+/// the accelerator, or the reverse): same file, kind, configuration and module.
+fn same_operation(r: &Record, of: &Record) -> bool {
+    r.file == of.file
+        && r.benchmark == of.benchmark
+        && r.config == of.config
+        && r.module == of.module
+        && r.dataset == of.dataset
+}
+
+/// The secure-boot composite: every SHA-256 digest on the accelerator in a file with every
+/// signature check (a valid verification, an RSA encryption) of the same file, each beside
+/// the same two operations in software. A file that holds both is a secure-boot set
+/// (`benchmarks/otbn/secure_boot.bench`).
+fn secure_boot(records: &[&Record], measured: &[&Record]) -> Vec<BootRow> {
+    let mut boot = Vec::new();
+    let checks = records.iter().filter(|p| {
+        let operation = p.text("operation");
+        (operation == Some("ecdsa_p256_verify") && p.text("expected") == Some("accept"))
+            || operation == Some("rsa_encrypt")
+    });
+    for check in checks {
+        let Some(signature_hardware) = check.total_cycles else {
+            continue;
+        };
+        let signature_software = counterpart(check, measured).map(|(_, _, software)| software);
+        let digests = measured.iter().filter(|h| {
+            h.file == check.file
+                && h.benchmark == "hash"
+                && h.module.as_deref() == Some("sha2")
+                && h.implementation == Some(ImplementationKind::Hardware)
+        });
+        for digest in digests {
+            let Some(hash_hardware) = digest.total_cycles else {
+                continue;
+            };
+            let hash_software = stats::representative(measured.iter().copied().filter(|s| {
+                s.implementation == Some(ImplementationKind::Software) && s.verified && same_operation(s, digest)
+            }))
+            .and_then(|s| s.total_cycles);
+            let total_hardware = hash_hardware + signature_hardware;
+            let total_software = hash_software.zip(signature_software).map(|(h, s)| h + s);
+            boot.push(BootRow {
+                image_bytes: digest.bytes,
+                signature: check.config.clone().unwrap_or_default(),
+                hash_hardware,
+                signature_hardware,
+                hash_software,
+                signature_software,
+                total_hardware,
+                total_software,
+                speedup: total_software.map(|s| s as f64 / total_hardware as f64),
+            });
+        }
+    }
+    boot.sort_by_key(|b| b.image_bytes);
+    boot
 }
 
 fn row(r: &Record, measured: &[&Record]) -> PubkeyRow {
     let phase = |name: &str| r.phases.get(name).copied();
-    let counterpart = r.text("software_counterpart").unwrap_or_default().to_owned();
-    let software = r
-        .platform
-        .as_deref()
-        .and_then(|platform| baseline(measured, &counterpart, platform))
-        .and_then(|s| s.total_cycles);
+    let counterpart_name = r.text("software_counterpart").unwrap_or_default().to_owned();
+    let software = counterpart(r, measured).map(|(_, _, software)| software);
     let total = r.total_cycles;
     let answer = match r.details.get("accepted").and_then(|v| v.as_bool()) {
         Some(true) => "accept",
@@ -110,7 +183,7 @@ fn row(r: &Record, measured: &[&Record]) -> PubkeyRow {
             .zip(phase("compute"))
             .filter(|(t, _)| *t > 0)
             .map(|(t, c)| 100.0 * t.saturating_sub(c) as f64 / t as f64),
-        counterpart,
+        counterpart: counterpart_name,
         software,
         speedup: software
             .zip(total)
@@ -129,7 +202,7 @@ mod tests {
             r#"{{"status":"ok","target":"{platform}","platform":"{platform}","file":"benchmarks/otbn/ecdsa.bench","line":2,
             "benchmark":"pubkey","config":"ecdsa_p256_verify 256 reload","module":"bignum","implementation":"hardware",
             "verified":true,"phases":{{"load":100,"input":10,"compute":{compute},"output":5,"cleanup":5}},
-            "total_cycles":{},"operation":"ecdsa_p256_verify","software_counterpart":"ecdsa-p256-verify","accepted":true}}"#,
+            "total_cycles":{},"operation":"ecdsa_p256_verify","expected":"accept","software_counterpart":"ecdsa-p256-verify","accepted":true}}"#,
             120 + compute
         ).replace('\n', ""))
         .expect("a record")
@@ -163,5 +236,35 @@ mod tests {
         let section = HardwareAndSoftware.section(&[&hw], &alone).expect("a section");
         assert_eq!(section.body["rows"][0]["speedup"], serde_json::Value::Null);
         assert_eq!(section.body["unmeasured"][0], "ecdsa-p256-verify");
+    }
+
+    fn digest(implementation: &str, total: u64) -> Record {
+        parse(&format!(
+            r#"{{"status":"ok","target":"earlgrey","platform":"earlgrey","file":"benchmarks/otbn/ecdsa.bench","line":1,
+            "benchmark":"hash","config":"sha2 tight 4096 B seed 7","module":"sha2","implementation":"{implementation}",
+            "verified":true,"phases":{{"input":{total}}},"total_cycles":{total},"bytes":4096}}"#
+        ).replace('\n', ""))
+        .expect("a record")
+    }
+
+    #[test]
+    fn a_file_with_digests_and_signature_checks_adds_them_up_in_both_worlds() {
+        let (hw, sw) = (hardware("earlgrey", 880), software("earlgrey", 20_000));
+        let (hash_hw, hash_sw) = (digest("hardware", 500), digest("software", 9_500));
+        let measured = [&hash_hw, &hash_sw, &hw, &sw];
+        let boot = secure_boot(&[&hw], &measured);
+        assert_eq!(boot.len(), 1);
+        let b = &boot[0];
+        assert_eq!(
+            (b.image_bytes, b.total_hardware, b.total_software),
+            (Some(4096), 1500, Some(29_500))
+        );
+        assert_eq!(b.speedup.map(|s| (s * 100.0).round()), Some(1967.0));
+        // Without the software digest the row stays, with no software total and no speed-up.
+        let boot = secure_boot(&[&hw], &[&hash_hw, &hw, &sw]);
+        assert_eq!(
+            (boot[0].hash_software, boot[0].total_software, boot[0].speedup),
+            (None, None, None)
+        );
     }
 }
