@@ -5,6 +5,7 @@ mod bench_file;
 mod compare;
 mod firmware;
 mod link;
+mod merge;
 mod report;
 mod results;
 mod run;
@@ -29,8 +30,10 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Run .bench files on a target and write a results directory.
+    /// Run .bench files on a target (or one shard of them) and write a results directory.
     Run(run::Args),
+    /// Put the results directories of a run's shards together into one.
+    Merge(merge::Args),
     /// Build the suite's self-test firmware, run it on a target and report its verdict.
     Selftest(selftest::Args),
     /// Write report.md and report.html with plots for a results directory.
@@ -50,6 +53,7 @@ fn main() -> ExitCode {
     }
     let outcome = match cli.command {
         Command::Run(args) => run::run(args),
+        Command::Merge(args) => merge::run(args),
         Command::Selftest(args) => selftest::run(args),
         Command::Report(args) => report::run(args),
         Command::Compare(args) => compare::run(args),
