@@ -6,6 +6,7 @@ mod compare;
 mod firmware;
 mod link;
 mod merge;
+mod prepare;
 mod report;
 mod results;
 mod run;
@@ -13,6 +14,7 @@ mod selftest;
 mod session;
 mod signals;
 mod study;
+mod submit;
 mod summary;
 mod target;
 
@@ -34,6 +36,10 @@ enum Command {
     Run(run::Args),
     /// Put the results directories of a run's shards together into one.
     Merge(merge::Args),
+    /// Write (and with --now submit) the batch jobs that run files as shards on a cluster.
+    Submit(submit::Args),
+    /// Build the model and the firmware a run on a target needs, without running anything.
+    Prepare(prepare::Args),
     /// Build the suite's self-test firmware, run it on a target and report its verdict.
     Selftest(selftest::Args),
     /// Write report.md and report.html with plots for a results directory.
@@ -54,6 +60,8 @@ fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::Run(args) => run::run(args),
         Command::Merge(args) => merge::run(args),
+        Command::Submit(args) => submit::run(args),
+        Command::Prepare(args) => prepare::run(args),
         Command::Selftest(args) => selftest::run(args),
         Command::Report(args) => report::run(args),
         Command::Compare(args) => compare::run(args),
