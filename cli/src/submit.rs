@@ -210,13 +210,14 @@ impl Jobs {
     fn shard(&self) -> String {
         let mut s = self.header("shards", "shard-%a-%A.log");
         let _ = writeln!(s, "#SBATCH --array=0-{}", self.shards - 1);
-        s.push_str("#SBATCH --requeue\n");
+        // A task run again writes on after its first attempt's log.
+        s.push_str("#SBATCH --requeue\n#SBATCH --open-mode=append\n");
         s.push_str(&self.environment());
         let _ = writeln!(s, "dir={}/\"$SLURM_ARRAY_TASK_ID\"", q(&self.out.join("shards")));
         s.push_str("jobs=\"${SLURM_CPUS_PER_TASK:-1}\"\n");
         s.push_str(
             "# A task Slurm runs again (its node died, it was preempted) continues what it measured.\n\
-             if [ -e \"$dir/run.json\" ]; then\n  exec \"$cli\" run --resume \"$dir\" --jobs \"$jobs\" --no-report\nfi\n",
+             if [ -e \"$dir/run.json\" ]; then\n  echo \"shard $SLURM_ARRAY_TASK_ID: resuming $dir (restart ${SLURM_RESTART_COUNT:-0})\"\n  exec \"$cli\" run --resume \"$dir\" --jobs \"$jobs\" --no-report\nfi\n",
         );
         let files: Vec<String> = self.files.iter().map(|f| quote(f)).collect();
         let _ = writeln!(
