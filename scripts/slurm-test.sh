@@ -169,24 +169,5 @@ say "one-machine run of the same files"
 "$cli" run --target qemu-virt --no-report --out "$scratch/one" "${files[@]}" > "$scratch/one.log" 2>&1 \
   || { tail "$scratch/one.log"; exit 1; }
 
-python3 - "$scratch/one" "$scratch/run/merged" "${files[@]}" <<'EOF'
-import json, os, sys
-one, merged, files = sys.argv[1], sys.argv[2], sys.argv[3:]
-def records(d):
-    out = []
-    for line in open(os.path.join(d, "results.jsonl")):
-        r = json.loads(line)
-        r.pop("timestamp")
-        out.append(r)
-    return out
-a, b = records(one), records(merged)
-keys = [(r["file"], r["line"], (r.get("sweep") or {}).get("index")) for r in b]
-assert len(set(keys)) == len(keys), "a request recorded twice"
-assert len(a) == len(b), f"{len(a)} records in one run, {len(b)} merged"
-for x, y in zip(a, b):
-    assert x == y, f"records differ:\n{x}\n{y}"
-for name in ["results.csv"] + [os.path.splitext(os.path.basename(f))[0] + ".out" for f in files]:
-    assert open(os.path.join(one, name)).read() == open(os.path.join(merged, name)).read(), f"{name} differs"
-print(f"slurm-test: merged directory equals the one-machine run: {len(b)} records, none lost or duplicated")
-EOF
+python3 scripts/same-results.py "$scratch/one" "$scratch/run/merged" "${files[@]}"
 say "passed"
