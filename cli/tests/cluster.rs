@@ -307,7 +307,7 @@ fn a_run_killed_outright_resumes_to_what_an_uninterrupted_run_writes() {
     cli.kill().unwrap(); // SIGKILL: no chance to finish a line or write run.json
     cli.wait().unwrap();
     let cut = written();
-    assert!(cut >= 200 && cut < 1500, "killed after {cut} records");
+    assert!((200..1500).contains(&cut), "killed after {cut} records");
     let m = meta(&killed);
     assert_eq!(m["finished"], false, "{m}");
 
