@@ -171,19 +171,25 @@ mod tests {
     use crate::bench_file::parse;
 
     fn record(line: usize, attempts: Option<u32>) -> Record {
-        let mut r = results::parse(r#"{"status":"ok","benchmark":"hash","file":"f.bench"}"#).unwrap();
+        let kind = cyclebench_protocol::BenchmarkKind::Hash.name();
+        let mut r = results::parse(&format!(r#"{{"status":"ok","benchmark":"{kind}","file":"f.bench"}}"#)).unwrap();
         r.line = line;
         r.attempts = attempts;
         r
     }
 
-    const HASH: &str = r#"{"hash": {"algorithm": "sha2", "dataset": "abc"}}"#;
+    /// A benchmark line of the hash kind.
+    fn hash_line() -> String {
+        let kind = cyclebench_protocol::BenchmarkKind::Hash.name();
+        format!(r#"{{"{kind}": {{"algorithm": "sha2", "dataset": "abc"}}}}"#)
+    }
 
     #[test]
     fn replies_are_read_against_the_lines_the_records_name() {
-        let lines = parse(format!("# one\n{HASH}\n{HASH}\n# two\n{HASH}\n").as_bytes());
+        let hash = hash_line();
+        let lines = parse(format!("# one\n{hash}\n{hash}\n# two\n{hash}\n").as_bytes());
         // A shard's .out: the second line belongs to another shard.
-        let out = format!("# one\n{HASH}\n=> {{\"a\":1}}\n# two\n{HASH}\n=> {{\"a\":3}}\n# done: 2 served, 0 errors\n");
+        let out = format!("# one\n{hash}\n=> {{\"a\":1}}\n# two\n{hash}\n=> {{\"a\":3}}\n# done: 2 served, 0 errors\n");
         let known = read_out(
             &out,
             &lines,
@@ -202,19 +208,21 @@ mod tests {
 
     #[test]
     fn a_reply_cut_short_or_missing_is_not_known() {
-        let lines = parse(format!("{HASH}\n{HASH}\n").as_bytes());
-        let out = format!("{HASH}\n=> {{\"a\":1}}\n{HASH}\n=> {{\"a\":");
+        let hash = hash_line();
+        let lines = parse(format!("{hash}\n{hash}\n").as_bytes());
+        let out = format!("{hash}\n=> {{\"a\":1}}\n{hash}\n=> {{\"a\":");
         let known = read_out(&out, &lines, vec![Some(record(1, Some(1))), Some(record(2, Some(1)))]);
         assert!(known.lines[0].is_some() && known.lines[1].is_none());
         assert!(known.done.is_none());
         // A record whose reply never reached the .out.
-        let known = read_out(&format!("{HASH}\n"), &lines, vec![Some(record(1, Some(1))), None]);
+        let known = read_out(&format!("{hash}\n"), &lines, vec![Some(record(1, Some(1))), None]);
         assert!(known.lines[0].is_none());
     }
 
     #[test]
     fn only_answered_lines_are_settled() {
-        let lines = parse(format!("{HASH}\nnot json\n").as_bytes());
+        let hash = hash_line();
+        let lines = parse(format!("{hash}\nnot json\n").as_bytes());
         let reply = Value::Null;
         let answered = Known {
             record: record(1, Some(2)),

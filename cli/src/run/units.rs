@@ -131,7 +131,11 @@ mod tests {
     use super::*;
     use crate::bench_file::parse;
 
-    const HASH: &str = r#"{"hash": {"algorithm": "sha2", "dataset": "abc"}}"#;
+    /// A benchmark line of the hash kind.
+    fn hash_line() -> String {
+        let kind = cyclebench_protocol::BenchmarkKind::Hash.name();
+        format!(r#"{{"{kind}": {{"algorithm": "sha2", "dataset": "abc"}}}}"#)
+    }
 
     #[test]
     fn a_shard_is_read_and_bad_ones_are_named() {
@@ -151,8 +155,9 @@ mod tests {
 
     #[test]
     fn benchmark_lines_are_units_and_an_ordered_file_is_one() {
-        let parallel = parse(format!("# c\n{HASH}\n{HASH}\nnot json\n").as_bytes());
-        let ordered = parse(format!("{HASH}\n\"get_status\"\n").as_bytes());
+        let hash = hash_line();
+        let parallel = parse(format!("# c\n{hash}\n{hash}\nnot json\n").as_bytes());
+        let ordered = parse(format!("{hash}\n\"get_status\"\n").as_bytes());
         let units = number(&[&parallel, &ordered, &parallel]);
         assert_eq!(units, [vec![0, 1, 2], vec![3, 3], vec![4, 5, 6]]);
         // Every unit has exactly one owner among the shards.
@@ -167,8 +172,9 @@ mod tests {
 
     #[test]
     fn from_a_suspend_on_everything_is_one_unit() {
-        let parallel = parse(format!("{HASH}\n{HASH}\n").as_bytes());
-        let suspending = parse(format!("{HASH}\n\"suspend\"\n{HASH}\n").as_bytes());
+        let hash = hash_line();
+        let parallel = parse(format!("{hash}\n{hash}\n").as_bytes());
+        let suspending = parse(format!("{hash}\n\"suspend\"\n{hash}\n").as_bytes());
         let units = number(&[&parallel, &suspending, &parallel]);
         assert_eq!(units, [vec![0, 1], vec![2, 2, 2], vec![2, 2]]);
     }
