@@ -164,7 +164,12 @@ fn three_shards_merged_are_what_one_machine_writes() {
     assert_eq!(m["merged_from"].as_array().unwrap().len(), 3);
     assert_eq!(m["requests"], meta(Path::new(&one))["requests"]);
 
-    // A merge never writes over results.
+    // Neither a shard nor a merge writes over results.
+    let e = fails(&with(
+        vec!["run", "--target", "qemu-virt", "--shard", "0/3", "--out", &shards[0]],
+        &files,
+    ));
+    assert!(e.contains("already holds a run; continue it with --resume"), "{e}");
     let again = fails(&["merge", &shards[0], &shards[1], &shards[2], "--out", &merged]);
     assert!(again.contains("already holds results"), "{again}");
 

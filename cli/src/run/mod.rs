@@ -311,7 +311,10 @@ pub(crate) struct Writing<'a> {
 /// What writing the files gave: every record in file order, and the suite's cycle counter at
 /// the last status (summed over instances).
 pub(crate) struct Written {
+    /// Every record written, in file order.
     pub all: Vec<Record>,
+    /// The suite's cycle counter at the last `done`, summed over the instances; `None` when no
+    /// instance was asked.
     pub last_cycles: Option<u64>,
 }
 
@@ -606,6 +609,15 @@ pub fn run(mut args: Args) -> Result<bool> {
             resume::take_over(&out_dir, &files)?
         }
         None => {
+            // A shard's directory is what a requeued task resumes: a second shard run must not
+            // start it afresh over what the first measured.
+            if args.shard.is_some() && out_dir.join(meta::RUN_JSON).exists() {
+                bail!(
+                    "{} already holds a run; continue it with --resume {}, or choose another --out",
+                    out_dir.display(),
+                    out_dir.display()
+                );
+            }
             std::fs::create_dir_all(&out_dir).with_context(|| format!("creating {}", out_dir.display()))?;
             Vec::new()
         }
