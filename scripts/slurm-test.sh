@@ -153,8 +153,8 @@ await 300 bash -c "[ \"\$(squeue -h -t RUNNING -n cyclebench-shards | wc -l)\" -
 say "taking $node down with $(records) records written and $(squeue -h -t RUNNING -n cyclebench-shards | wc -l) shard(s) running"
 scontrol update nodename="$node" state=down reason=cyclebench-test
 await 60 bash -c "[ \"\$(squeue -h -t RUNNING | wc -l)\" -eq 0 ]"
-requeued=$(squeue -h -n cyclebench-shards -o '%i %r' | wc -l)
-say "node down: nothing runs, $requeued shard task(s) waiting; bringing it back"
+say "node down, nothing runs; waiting in the queue: $(squeue -h -n cyclebench-shards -o '%i (%r)' | tr '\n' ' ')"
+say "bringing $node back"
 sleep 3
 scontrol update nodename="$node" state=resume
 say "waiting for every job to end"

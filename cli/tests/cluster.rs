@@ -290,31 +290,51 @@ fn a_run_killed_outright_resumes_to_what_an_uninterrupted_run_writes() {
     ]);
 
     let killed = tmp.path().join("killed");
-    let log = std::fs::File::create(tmp.path().join("killed.log")).unwrap();
-    let mut cli = std::process::Command::new(env!("CARGO_BIN_EXE_cyclebench"))
-        .current_dir(repo())
-        .args(["run", "--target", "qemu-virt", "--jobs", "2", "--no-report", "--out"])
-        .arg(&killed)
-        .args([long, "benchmarks/micro.bench"])
-        .stdout(log.try_clone().unwrap())
-        .stderr(log)
-        .spawn()
-        .unwrap();
-    let start = Instant::now();
     let written = || {
         std::fs::read_to_string(killed.join("results.jsonl"))
             .map(|t| t.lines().count())
             .unwrap_or(0)
     };
-    while written() < 200 && start.elapsed() < Duration::from_secs(120) {
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    cli.kill().unwrap(); // SIGKILL: no chance to finish a line or write run.json
-    cli.wait().unwrap();
-    let cut = written();
+    // SIGKILL once `results.jsonl` has `records` lines: no chance to finish a line or write
+    // run.json.
+    let kill_at = |args: &[&str], records: usize| {
+        let log = std::fs::File::create(tmp.path().join("killed.log")).unwrap();
+        let mut cli = std::process::Command::new(env!("CARGO_BIN_EXE_cyclebench"))
+            .current_dir(repo())
+            .args(args)
+            .stdout(log.try_clone().unwrap())
+            .stderr(log)
+            .spawn()
+            .unwrap();
+        let start = Instant::now();
+        while written() < records && start.elapsed() < Duration::from_secs(120) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        cli.kill().unwrap();
+        cli.wait().unwrap();
+        written()
+    };
+    let killed_s = killed.to_str().unwrap();
+    let first = [
+        "run",
+        "--target",
+        "qemu-virt",
+        "--jobs",
+        "2",
+        "--no-report",
+        "--out",
+        killed_s,
+        long,
+        "benchmarks/micro.bench",
+    ];
+    let cut = kill_at(&first, 200);
     assert!((200..1500).contains(&cut), "killed after {cut} records");
-    let m = meta(&killed);
-    assert_eq!(m["finished"], false, "{m}");
+    assert_eq!(meta(&killed)["finished"], false);
+
+    // A resumed run killed in turn: the next resume reads its files and the earlier ones.
+    let again = kill_at(&["run", "--resume", killed_s, "--jobs", "2", "--no-report"], cut + 200);
+    assert!((cut + 200..1500).contains(&again), "killed again after {again} records");
+    assert!(killed.join(".earlier/1").is_dir());
 
     // The files and target come from the directory.
     let log = run(&[

@@ -188,3 +188,50 @@ pub fn forget_earlier(dir: &Path) -> Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench_file::parse;
+    use crate::run::previous::Known;
+
+    fn known(attempts: Option<u32>, tag: i64) -> Option<Known> {
+        let kind = cyclebench_protocol::BenchmarkKind::Hash.name();
+        let mut record = crate::results::parse(&format!(r#"{{"status":"ok","benchmark":"{kind}"}}"#)).unwrap();
+        record.attempts = attempts;
+        Some(Known {
+            record,
+            reply: serde_json::json!(tag),
+        })
+    }
+
+    #[test]
+    fn the_newest_answer_wins_and_a_closing_line_needs_its_own_lines() {
+        let kind = cyclebench_protocol::BenchmarkKind::Hash.name();
+        let line = format!(r#"{{"{kind}": {{"algorithm": "sha2", "dataset": "abc"}}}}"#);
+        let files = vec![(
+            PathBuf::from("a.bench"),
+            parse(format!("{line}\n{line}\n{line}\n").as_bytes()),
+        )];
+        let older = KnownFile {
+            lines: vec![known(Some(1), 1), known(Some(1), 2), known(Some(1), 3)],
+            done: Some(String::from("# done: 3 served, 0 errors")),
+        };
+        // The newer session re-measured the first line, and lost the link on the second.
+        let newer = KnownFile {
+            lines: vec![known(Some(1), 10), known(None, 20), None],
+            done: None,
+        };
+        let union = newest_first(&files, vec![vec![older.clone()], vec![newer]]);
+        let tags: Vec<i64> = union[0]
+            .lines
+            .iter()
+            .map(|k| k.as_ref().unwrap().reply.as_i64().unwrap())
+            .collect();
+        assert_eq!(tags, [10, 2, 3]);
+        // Its lines come from two sessions: the older closing line does not count them all.
+        assert_eq!(union[0].done, None);
+        let alone = newest_first(&files, vec![vec![older]]);
+        assert_eq!(alone[0].done.as_deref(), Some("# done: 3 served, 0 errors"));
+    }
+}
