@@ -40,7 +40,7 @@ pub struct SlurmArgs {
     /// Parts to cut the run into, one array task each.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=10000))]
     shards: u32,
-    /// Target every shard runs on.
+    /// Target every shard runs on. Default: earlgrey-sim-unmasked, as for `run`.
     #[arg(long, value_enum)]
     target: Option<Target>,
     /// Host link on a simulated Earl Grey.
