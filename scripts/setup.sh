@@ -13,8 +13,11 @@ as_root() {
 # with build scripts, git for the firmware revision recorded in results, python3-venv for
 # the OpenTitan register tooling, chromium for the test that renders the HTML report, and the
 # RISC-V binutils under the snapshot's OTBN assembler and linker (the Earl Grey suite embeds
-# the OTBN programs they build).
-packages=(qemu-system-misc build-essential pkg-config git python3-venv chromium binutils-riscv64-unknown-elf)
+# the OTBN programs they build), and Slurm's controller, node daemon and client for the test
+# of sharded runs on a cluster (scripts/slurm-test.sh starts its own daemons with its own
+# configuration).
+packages=(qemu-system-misc build-essential pkg-config git python3-venv chromium binutils-riscv64-unknown-elf
+  slurmctld slurmd slurm-client)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

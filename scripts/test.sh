@@ -57,6 +57,9 @@ timeout 300 bash sim/ibex/selfcheck.sh rv32imc
 echo "== end to end on the Ibex model: calibration self-test, software primitives verified"
 timeout 1200 cargo test --quiet -p cyclebench --test ibex -- --ignored
 
+echo "== sharded runs on Slurm: a single-node cluster, a node taken down mid-run, merged equals one machine"
+timeout 900 bash scripts/slurm-test.sh
+
 echo "== on-target self-test (qemu-virt)"
 timeout 300 cargo run --release --quiet -p cyclebench -- selftest --target qemu-virt --timeout 120 | tail -n 1
 echo "test.sh: all passed"

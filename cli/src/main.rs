@@ -5,6 +5,8 @@ mod bench_file;
 mod compare;
 mod firmware;
 mod link;
+mod merge;
+mod prepare;
 mod report;
 mod results;
 mod run;
@@ -12,6 +14,7 @@ mod selftest;
 mod session;
 mod signals;
 mod study;
+mod submit;
 mod summary;
 mod target;
 
@@ -29,8 +32,14 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Run .bench files on a target and write a results directory.
+    /// Run .bench files on a target (or one shard of them) and write a results directory.
     Run(run::Args),
+    /// Put the results directories of a run's shards together into one.
+    Merge(merge::Args),
+    /// Write (and with --now submit) the batch jobs that run files as shards on a cluster.
+    Submit(submit::Args),
+    /// Build the model and the firmware a run on a target needs, without running anything.
+    Prepare(prepare::Args),
     /// Build the suite's self-test firmware, run it on a target and report its verdict.
     Selftest(selftest::Args),
     /// Write report.md and report.html with plots for a results directory.
@@ -50,6 +59,9 @@ fn main() -> ExitCode {
     }
     let outcome = match cli.command {
         Command::Run(args) => run::run(args),
+        Command::Merge(args) => merge::run(args),
+        Command::Submit(args) => submit::run(args),
+        Command::Prepare(args) => prepare::run(args),
         Command::Selftest(args) => selftest::run(args),
         Command::Report(args) => report::run(args),
         Command::Compare(args) => compare::run(args),

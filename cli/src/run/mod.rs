@@ -1,7 +1,11 @@
 //! `cyclebench run`: every line of every file to the suite, every reply to disk, in file
 //! order, from one or several instances of the target.
 
+pub(crate) mod meta;
 mod pool;
+pub(crate) mod previous;
+mod resume;
+pub(crate) mod units;
 
 use std::collections::HashSet;
 use std::fs::File;
@@ -21,19 +25,34 @@ use crate::session::{Exchange, Session, Timing, DEFAULT_ATTEMPTS};
 use crate::signals;
 use crate::summary;
 use crate::target::TargetArgs;
-use pool::{Pool, Sent};
+pub use meta::Meta;
+pub(crate) use pool::Pool;
+use pool::Sent;
+use previous::Known;
+pub(crate) use previous::KnownFile;
+pub use units::Shard;
 
 /// Arguments of `cyclebench run`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Benchmark description files (.bench).
-    #[arg(required = true)]
+    /// Benchmark description files (.bench); with --resume, those of the run resumed (or none).
+    #[arg(required_unless_present = "resume")]
     files: Vec<PathBuf>,
     #[command(flatten)]
     target: TargetArgs,
     /// Results directory (default: results/<timestamp>-<target>/).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "resume")]
     out: Option<PathBuf>,
+    /// Run only the I-th of N parts of the files (0-based, e.g. 2/4): every benchmark line, or
+    /// every file whose lines depend on each other, is one unit, and unit k is part k mod N.
+    /// The directory holds this part's results; `cyclebench merge` puts the parts together.
+    #[arg(long, value_name = "I/N")]
+    shard: Option<Shard>,
+    /// Continue the run in DIR, in place: lines it recorded with a reply (on the same target,
+    /// firmware revision and input files) are kept, the others are run. Files, target and shard
+    /// come from DIR's run.json.
+    #[arg(long, value_name = "DIR", conflicts_with = "shard")]
+    resume: Option<PathBuf>,
     /// Do not write report.md, report.html and plots/ into the results directory at the end.
     #[arg(long)]
     no_report: bool,
@@ -138,6 +157,8 @@ struct Sink<'a> {
     results: ResultsWriter,
     progress: ProgressBar,
     all: Vec<Record>,
+    /// Whether to leave out the progress line of each record (a merge, which measures nothing).
+    quiet: bool,
 }
 
 impl Sink<'_> {
@@ -159,21 +180,23 @@ impl Sink<'_> {
         out.flush()?;
         self.results.append(&record)?;
         self.progress.inc(1);
-        self.progress.suspend(|| report_line(&record));
+        if !self.quiet {
+            self.progress.suspend(|| report_line(&record));
+        }
         self.all.push(record);
         Ok(())
     }
 
     fn context<'c>(
         &'c self,
-        hello: &'c Hello,
+        hello: Option<&'c Hello>,
         file: &'c str,
         number: usize,
         text: &'c str,
     ) -> records::RecordContext<'c> {
         records::RecordContext {
             target: self.label,
-            hello: Some(hello),
+            hello,
             file,
             line: number,
             text,
@@ -196,7 +219,7 @@ impl Sink<'_> {
             Action::Request(r) => Some(r),
             Action::Raw(_) => None,
         };
-        let ctx = self.context(&sent.hello, file, number, text);
+        let ctx = self.context(Some(&sent.hello), file, number, text);
         let (record, reply, suspended) = match sent.exchanged {
             Ok(Exchange { reply, attempts }) => {
                 let suspended = matches!(&reply, Reply::Status(s) if s.state == SuiteState::Suspended);
@@ -219,7 +242,7 @@ impl Sink<'_> {
     fn not_sent(
         &mut self,
         out: &mut impl Write,
-        hello: &Hello,
+        hello: Option<&Hello>,
         line: (&str, usize, &str, Option<&SweepPoint>),
         request: Option<&Request>,
         why: String,
@@ -231,109 +254,118 @@ impl Sink<'_> {
     }
 }
 
-/// Runs the files; `Ok(false)` when any line failed.
-pub fn run(args: Args) -> Result<bool> {
-    let read: Vec<(PathBuf, bench_file::BenchFile)> = args
-        .files
-        .iter()
-        .map(|p| bench_file::read(p).map(|f| (p.clone(), f)))
-        .collect::<Result<_>>()?;
-    if !args.yes {
-        check_sweep_sizes(&read)?;
+/// What this session does with one record line.
+pub(crate) enum Todo {
+    /// Written as an earlier run recorded it.
+    Known(Box<Known>),
+    /// Sent to the suite (or, for a line that is no request, recorded as such).
+    Send,
+    /// Another shard's: neither sent nor written.
+    Skip,
+}
+
+/// How a file's closing status line is made.
+pub(crate) enum Closing {
+    /// Asked of every instance with `done` (the end of a file, as the thesis's protocol
+    /// announces it); the counts of lines known from earlier sessions are added.
+    Ask {
+        /// (served, errors) of the known lines.
+        prior: (u32, u32),
+    },
+    /// Known already: this line, or none (a file an earlier run never finished).
+    Known(Option<String>),
+}
+
+/// One input file as this session writes it.
+pub(crate) struct Planned {
+    /// As given on the command line.
+    pub path: PathBuf,
+    /// Its lines, sweeps expanded.
+    pub lines: Vec<Line>,
+    /// Per record line, in order.
+    pub todo: Vec<Todo>,
+    /// Its closing status line.
+    pub closing: Closing,
+}
+
+impl Planned {
+    fn sends(&self) -> bool {
+        self.todo.iter().any(|t| matches!(t, Todo::Send))
     }
-    let files: Vec<(PathBuf, Vec<Line>)> = read.into_iter().map(|(p, f)| (p, f.expand())).collect();
-    let label = args.target.label();
-    let out_dir = args.out.clone().unwrap_or_else(|| default_out_dir(&label));
-    std::fs::create_dir_all(&out_dir).with_context(|| format!("creating {}", out_dir.display()))?;
-    let count = instances(&args)?;
+}
 
-    let started = chrono::Local::now();
-    let wall = std::time::Instant::now();
-    let spinner = ProgressBar::new_spinner().with_message(format!(
-        "starting {label}{} ...",
-        if count > 1 {
-            format!(" ({count} instances)")
-        } else {
-            String::new()
-        }
-    ));
-    spinner.enable_steady_tick(std::time::Duration::from_millis(120));
-    let connected = connect(&args, count);
-    spinner.finish_and_clear();
-    let (sessions, elf) = connected?;
-    let mut pool = Pool::new(sessions);
-    // Code sizes of software primitives come from the firmware's symbol table; without it
-    // (a board on --port) they are simply not reported.
-    let symbols = match elf.as_deref().map(Symbols::load) {
-        Some(Ok(symbols)) => Some(symbols),
-        Some(Err(e)) => {
-            eprintln!("warning: no code sizes: {e:#}");
-            None
-        }
-        None => None,
-    };
-    let revision = if args.target.port.is_some() {
-        String::from("external")
-    } else {
-        firmware::revision()
-    };
-    let hello = pool.hello().clone();
-    let mut last_cycles: Option<u64> = None;
-    eprintln!(
-        "connected: platform {} ({}cycle-accurate, {} Hz, measurement overhead {} cycles){}",
-        hello.platform,
-        if hello.cycle_accurate { "" } else { "NOT " },
-        hello.cpu_hz,
-        hello.overhead,
-        if count > 1 {
-            format!(", {count} instances")
-        } else {
-            String::new()
-        }
-    );
+/// Where and as what a session writes its records.
+pub(crate) struct Writing<'a> {
+    /// The results directory.
+    pub out_dir: &'a Path,
+    /// Target label.
+    pub label: &'a str,
+    /// Firmware revision.
+    pub revision: &'a str,
+    /// The firmware's function symbols, for code sizes.
+    pub symbols: Option<&'a Symbols>,
+    /// The suite's hello (from the instances, or from the run that measured the known lines).
+    pub hello: Option<&'a Hello>,
+}
 
+/// What writing the files gave: every record in file order, and the suite's cycle counter at
+/// the last status (summed over instances).
+pub(crate) struct Written {
+    /// Every record written, in file order.
+    pub all: Vec<Record>,
+    /// The suite's cycle counter at the last `done`, summed over the instances; `None` when no
+    /// instance was asked.
+    pub last_cycles: Option<u64>,
+}
+
+/// Writes every file's `.out`, and its records to `results.jsonl` and `results.csv`, in file
+/// order: known lines as recorded, the others as the pool's instances answer them. The one
+/// writer of a results directory, for a run, a resumed run and a merge.
+pub(crate) fn write_files(w: &Writing<'_>, files: &[Planned], mut pool: Option<&mut Pool>) -> Result<Written> {
     let total: usize = files
         .iter()
-        .map(|(_, lines)| lines.iter().filter(|l| !matches!(l, Line::Comment(_))).count())
+        .map(|f| f.todo.iter().filter(|t| !matches!(t, Todo::Skip)).count())
         .sum();
-    let progress = ProgressBar::new(total as u64).with_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} {elapsed_precise} eta {eta} {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
+    let progress = if pool.is_some() {
+        ProgressBar::new(total as u64).with_style(
+            ProgressStyle::with_template("{bar:30} {pos}/{len} {elapsed_precise} eta {eta} {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        )
+    } else {
+        ProgressBar::hidden()
+    };
     let mut sink = Sink {
-        label: &label,
-        revision: &revision,
-        symbols: symbols.as_ref(),
-        results: ResultsWriter::create(&out_dir)?,
+        label: w.label,
+        revision: w.revision,
+        symbols: w.symbols,
+        results: ResultsWriter::create(w.out_dir)?,
         progress,
         all: Vec::new(),
+        quiet: pool.is_none(),
     };
+    let hello = w.hello;
+    let mut last_cycles: Option<u64> = None;
     let mut blocked: Option<Blocked> = None;
-    let mut out_names = HashSet::new();
+    let names = previous::out_names(&files.iter().map(|f| f.path.clone()).collect::<Vec<_>>());
     // A signal stops the run between two requests; what finished stays on disk.
-    for (path, lines) in files.iter().take_while(|_| !signals::interrupted()) {
+    for (planned, name) in files.iter().zip(names).take_while(|_| !signals::interrupted()) {
+        let Planned {
+            path,
+            lines,
+            todo,
+            closing,
+        } = planned;
         let file = path.display().to_string();
-        let out_path = out_dir.join(out_name(path, &mut out_names));
+        let out_path = w.out_dir.join(name);
         let mut out =
             BufWriter::new(File::create(&out_path).with_context(|| format!("creating {}", out_path.display()))?);
         sink.progress.set_message(file.clone());
-        // Benchmarks are independent and may run on any instance; control requests and raw
-        // lines act on one suite's state, so a file with any runs in order on one instance.
-        let parallel = lines.iter().all(|l| match l {
-            Line::Action { action, .. } => matches!(action, Action::Request(Request::Benchmark(_))),
-            _ => true,
-        });
-        let actions: Vec<&Action> = lines
-            .iter()
-            .filter_map(|l| match l {
-                Line::Action { action, .. } => Some(action),
-                _ => None,
-            })
-            .collect();
-        let mut results: Vec<Option<Sent>> = actions.iter().map(|_| None).collect();
+        let parallel = units::parallel(lines);
+        let record_lines: Vec<&Line> = lines.iter().filter(|l| units::is_record_line(l)).collect();
+        let mut results: Vec<Option<Sent>> = record_lines.iter().map(|_| None).collect();
         let mut cursor = 0;
-        let mut next_action = 0;
-        // Writes every line up to the first action whose result has not come back.
+        let mut next = 0;
+        // Writes every line up to the first one to send whose result has not come back.
         let mut flush = |results: &mut Vec<Option<Sent>>,
                          sink: &mut Sink<'_>,
                          out: &mut BufWriter<File>,
@@ -341,29 +373,38 @@ pub fn run(args: Args) -> Result<bool> {
                          finished: bool|
          -> Result<()> {
             while let Some(line) = lines.get(cursor) {
-                match line {
-                    Line::Comment(text) => writeln!(out, "{text}")?,
-                    Line::Invalid {
-                        number,
-                        text,
-                        error,
-                        sweep,
-                    } => {
-                        let error = format!("invalid line: {error}");
-                        sink.not_sent(out, &hello, (&file, *number, text, sweep.as_ref()), None, error)?;
+                let (number, text, sweep) = match line {
+                    Line::Comment(text) => {
+                        writeln!(out, "{text}")?;
+                        cursor += 1;
+                        continue;
                     }
                     Line::Action {
-                        number,
-                        text,
-                        action,
-                        sweep,
-                    } => {
+                        number, text, sweep, ..
+                    }
+                    | Line::Invalid {
+                        number, text, sweep, ..
+                    } => (*number, text.as_str(), sweep.as_ref()),
+                };
+                let at = (file.as_str(), number, text, sweep);
+                match (&todo[next], line) {
+                    (Todo::Skip, _) => {}
+                    (Todo::Known(known), _) => {
+                        if known.record.benchmark == "suspend" && known.record.status == Status::Ok {
+                            *blocked = Some(Blocked::Suspended(format!("{file}:{number}")));
+                        }
+                        sink.record(out, text, None, known.record.clone(), known.reply.clone())?;
+                    }
+                    (Todo::Send, Line::Invalid { error, .. }) => {
+                        let error = format!("invalid line: {error}");
+                        sink.not_sent(out, hello, at, None, error)?;
+                    }
+                    (Todo::Send, Line::Action { action, .. }) => {
                         let request = match action {
                             Action::Request(r) => Some(r),
                             Action::Raw(_) => None,
                         };
-                        let at = (file.as_str(), *number, text.as_str(), sweep.as_ref());
-                        match (blocked.as_ref(), results[next_action].take()) {
+                        match (blocked.as_ref(), results[next].take()) {
                             (_, Some(sent)) => {
                                 if sink.sent(out, at, action, sent)? {
                                     *blocked = Some(Blocked::Suspended(format!("{file}:{number}")));
@@ -371,39 +412,56 @@ pub fn run(args: Args) -> Result<bool> {
                             }
                             (Some(Blocked::Suspended(by)), None) => {
                                 let why = format!("not sent: the suite was suspended by {by}");
-                                sink.not_sent(out, &hello, at, request, why)?;
+                                sink.not_sent(out, hello, at, request, why)?;
                             }
                             (Some(Blocked::LinkLost(why)), None) if finished => {
                                 let why = format!("not sent: {why}");
-                                sink.not_sent(out, &hello, at, request, why)?;
+                                sink.not_sent(out, hello, at, request, why)?;
                             }
                             (_, None) => return Ok(()),
                         }
-                        next_action += 1;
                     }
+                    (Todo::Send, Line::Comment(_)) => unreachable!("comments are no record lines"),
                 }
+                next += 1;
                 cursor += 1;
             }
             Ok(())
         };
-        if parallel && blocked.is_none() {
-            pool.run_parallel(&actions, |index, sent| {
-                results[index] = Some(sent);
-                flush(&mut results, &mut sink, &mut out, &mut blocked, false)
-            })?;
-        } else {
-            for (index, action) in actions.iter().enumerate() {
-                if signals::interrupted() {
-                    break;
-                }
-                if blocked.is_none() {
-                    results[index] = pool.run_one(action);
-                }
-                flush(&mut results, &mut sink, &mut out, &mut blocked, false)?;
+        let to_send: Vec<(usize, &Action)> = record_lines
+            .iter()
+            .zip(todo)
+            .enumerate()
+            .filter_map(|(r, (line, todo))| match (line, todo) {
+                (Line::Action { action, .. }, Todo::Send) => Some((r, action)),
+                _ => None,
+            })
+            .collect();
+        match pool.as_deref_mut() {
+            Some(pool) if parallel && blocked.is_none() && !to_send.is_empty() => {
+                let actions: Vec<&Action> = to_send.iter().map(|(_, a)| *a).collect();
+                pool.run_parallel(&actions, |index, sent| {
+                    results[to_send[index].0] = Some(sent);
+                    flush(&mut results, &mut sink, &mut out, &mut blocked, false)
+                })?;
             }
+            Some(pool) => {
+                for &(r, action) in &to_send {
+                    if signals::interrupted() {
+                        break;
+                    }
+                    // Known lines before it may have suspended the suite.
+                    flush(&mut results, &mut sink, &mut out, &mut blocked, false)?;
+                    if blocked.is_none() {
+                        results[r] = pool.run_one(action);
+                    }
+                    flush(&mut results, &mut sink, &mut out, &mut blocked, false)?;
+                }
+            }
+            None => {}
         }
         if blocked.is_none() {
-            if let Some(why) = pool.all_lost() {
+            if let Some(why) = pool.as_deref().and_then(Pool::all_lost) {
                 blocked = Some(Blocked::LinkLost(why.to_owned()));
             }
         }
@@ -411,16 +469,32 @@ pub fn run(args: Args) -> Result<bool> {
             flush(&mut results, &mut sink, &mut out, &mut blocked, true)?;
         }
         if blocked.is_none() && !signals::interrupted() {
-            // Thesis protocol: the end of a file is announced with Done; the status closes the
-            // twin (summed over the instances, each of which served part of the file).
-            match pool.done() {
-                Ok((served, errors, cycles)) => {
-                    last_cycles = Some(cycles);
-                    writeln!(out, "# done: {served} served, {errors} errors")?
+            match (closing, pool.as_deref_mut()) {
+                (Closing::Known(line), _) => {
+                    if let Some(line) = line {
+                        writeln!(out, "{line}")?;
+                    }
                 }
-                Err(e) => writeln!(out, "# done: {e}")?,
+                // The status closes the twin (summed over the instances, each of which served
+                // part of the file, and over the lines earlier sessions measured).
+                (Closing::Ask { prior }, Some(pool)) => match pool.done() {
+                    Ok((served, errors, cycles)) => {
+                        last_cycles = Some(cycles);
+                        writeln!(
+                            out,
+                            "{}{} served, {} errors",
+                            previous::DONE_PREFIX,
+                            served + prior.0,
+                            errors + prior.1
+                        )?
+                    }
+                    Err(e) => writeln!(out, "{}{e}", previous::DONE_PREFIX)?,
+                },
+                (Closing::Ask { prior }, None) => {
+                    writeln!(out, "{}{} served, {} errors", previous::DONE_PREFIX, prior.0, prior.1)?
+                }
             }
-            if let Some(why) = pool.all_lost() {
+            if let Some(why) = pool.as_deref().and_then(Pool::all_lost) {
                 blocked = Some(Blocked::LinkLost(why.to_owned()));
             }
         }
@@ -430,56 +504,44 @@ pub fn run(args: Args) -> Result<bool> {
         progress, results, all, ..
     } = sink;
     progress.finish_and_clear();
-    drop(pool);
     drop(results);
+    Ok(Written { all, last_cycles })
+}
 
-    println!("{}", summary::table(&all));
+/// Ends a session: `run.json` (counts, and whether the run is finished), the summary, and the
+/// report unless `no_report`. Returns whether no line failed.
+pub(crate) fn conclude(out_dir: &Path, meta: &mut Meta, all: &[Record], no_report: bool) -> Result<bool> {
+    println!("{}", summary::table(all));
     let failed = all.iter().filter(|r| r.status == Status::Error).count();
     let ok = all.iter().filter(|r| r.status == Status::Ok).count();
     let unsupported = all.iter().filter(|r| r.status == Status::Unsupported).count();
-    let wall_seconds = wall.elapsed().as_secs_f64();
-    // Run-level facts, for tool-speed figures: the suite's cycle counter at the last status
-    // counts every simulated cycle since reset.
-    let run = serde_json::json!({
-        "target": label,
-        "platform": hello.platform,
-        "cycle_accurate": hello.cycle_accurate,
-        "cpu_hz": hello.cpu_hz,
-        "overhead": hello.overhead,
-        "max_message": hello.max_message,
-        "firmware_revision": revision,
-        "started": started.to_rfc3339(),
-        "files": args.files,
-        "instances": count,
-        "link": args.target.link_name(),
-        "wall_seconds": (wall_seconds * 10.0).round() / 10.0,
-        "simulated_cycles": last_cycles,
-        "requests": all.len(),
-        "ok": ok,
-        "unsupported": unsupported,
-        "failed": failed,
-        "interrupted": signals::interrupted(),
-    });
-    std::fs::write(out_dir.join("run.json"), serde_json::to_string_pretty(&run)? + "\n")
-        .with_context(|| format!("writing {}", out_dir.join("run.json").display()))?;
+    meta.requests = all.len();
+    meta.ok = ok;
+    meta.unsupported = unsupported;
+    meta.failed = failed;
+    meta.interrupted = signals::interrupted();
+    meta.finished = !meta.interrupted;
+    meta.write(out_dir)?;
     println!(
         "{ok} ok, {unsupported} unsupported, {failed} failed; results in {}",
         out_dir.display()
     );
-    if !hello.cycle_accurate {
+    if let Some(hello) = &meta.hello {
+        if !hello.cycle_accurate {
+            println!(
+                "note: {} is not cycle-accurate; its cycle counts are functional indications only",
+                hello.platform
+            );
+        }
         println!(
-            "note: {} is not cycle-accurate; its cycle counts are functional indications only",
-            hello.platform
+            "cycle counts are corrected: each measurement window minus the calibrated overhead ({} cycles)",
+            hello.overhead
         );
     }
-    println!(
-        "cycle counts are corrected: each measurement window minus the calibrated overhead ({} cycles)",
-        hello.overhead
-    );
-    if !args.no_report {
+    if !no_report {
         // Every result is already on disk: a report that cannot be written must neither cost
         // them nor change the run's exit status.
-        match report::write(&out_dir) {
+        match report::write(out_dir) {
             Ok(written) => println!("report: {} and {}", written.markdown.display(), written.html.display()),
             Err(e) => eprintln!(
                 "warning: no report written ({e:#}); the results in {} are complete",
@@ -488,6 +550,285 @@ pub fn run(args: Args) -> Result<bool> {
         }
     }
     Ok(failed == 0)
+}
+
+/// Reads the files of a run and their digests, refusing over-large sweeps unless `yes`.
+pub(crate) fn read_files(paths: &[PathBuf], yes: bool) -> Result<Vec<(PathBuf, Vec<Line>)>> {
+    let read: Vec<(PathBuf, bench_file::BenchFile)> = paths
+        .iter()
+        .map(|p| bench_file::read(p).map(|f| (p.clone(), f)))
+        .collect::<Result<_>>()?;
+    if !yes {
+        check_sweep_sizes(&read)?;
+    }
+    Ok(read.into_iter().map(|(p, f)| (p, f.expand())).collect())
+}
+
+/// Refuses a file named twice: a shard, a resumed run and a merge tell lines apart by file.
+pub(crate) fn distinct_files(paths: &[PathBuf]) -> Result<()> {
+    for (i, path) in paths.iter().enumerate() {
+        if paths[..i].contains(path) {
+            bail!(
+                "{} is named twice; a sharded, resumed or merged run needs each file once",
+                path.display()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Runs the files; `Ok(false)` when any line failed.
+pub fn run(mut args: Args) -> Result<bool> {
+    let resuming = match args.resume.clone() {
+        Some(dir) => Some(resume::adopt(&dir, &mut args)?),
+        None => None,
+    };
+    let shard = match &resuming {
+        Some(meta) => meta.shard(),
+        None => args.shard.unwrap_or(Shard::WHOLE),
+    };
+    if args.shard.is_some() || resuming.is_some() {
+        distinct_files(&args.files)?;
+    }
+    let files = read_files(&args.files, args.yes)?;
+    let inputs: Vec<String> = args.files.iter().map(|p| meta::digest(p)).collect::<Result<_>>()?;
+    let label = args.target.label();
+    let revision = if args.target.port.is_some() {
+        String::from("external")
+    } else {
+        firmware::revision()
+    };
+    let out_dir = match (&args.resume, &args.out) {
+        (Some(dir), _) => dir.clone(),
+        (None, Some(out)) => out.clone(),
+        (None, None) => default_out_dir(&label),
+    };
+    let known = match &resuming {
+        Some(meta) => {
+            resume::check(&out_dir, meta, &label, &revision, &inputs, &args.files)?;
+            resume::take_over(&out_dir, &files)?
+        }
+        None => {
+            // A shard's directory is what a requeued task resumes: a second shard run must not
+            // start it afresh over what the first measured.
+            if args.shard.is_some() && out_dir.join(meta::RUN_JSON).exists() {
+                bail!(
+                    "{} already holds a run; continue it with --resume {}, or choose another --out",
+                    out_dir.display(),
+                    out_dir.display()
+                );
+            }
+            std::fs::create_dir_all(&out_dir).with_context(|| format!("creating {}", out_dir.display()))?;
+            Vec::new()
+        }
+    };
+    let mut planned = plan(files, shard, known);
+    let sending = planned.iter().any(Planned::sends);
+
+    let started = chrono::Local::now();
+    let wall = std::time::Instant::now();
+    let mut meta = Meta {
+        target: label.clone(),
+        platform: None,
+        cycle_accurate: None,
+        cpu_hz: None,
+        overhead: None,
+        max_message: None,
+        firmware_revision: revision.clone(),
+        started: started.to_rfc3339(),
+        files: args.files.clone(),
+        instances: None,
+        link: args.target.link_name(),
+        wall_seconds: None,
+        simulated_cycles: None,
+        requests: 0,
+        ok: 0,
+        unsupported: 0,
+        failed: 0,
+        interrupted: false,
+        finished: false,
+        shard: (shard != Shard::WHOLE).then(|| shard.into()),
+        inputs,
+        hello: None,
+        merged_from: Vec::new(),
+    };
+    if let Some(before) = &resuming {
+        meta.started = before.started.clone();
+        meta.hello = before.hello.clone();
+    }
+    fill_hello(&mut meta);
+    meta.write(&out_dir)?;
+
+    let (mut pool, symbols, count) = if sending {
+        let count = instances(&args)?;
+        let spinner = ProgressBar::new_spinner().with_message(format!(
+            "starting {label}{} ...",
+            if count > 1 {
+                format!(" ({count} instances)")
+            } else {
+                String::new()
+            }
+        ));
+        spinner.enable_steady_tick(std::time::Duration::from_millis(120));
+        let connected = connect(&args, count);
+        spinner.finish_and_clear();
+        let (sessions, elf) = connected?;
+        let pool = Pool::new(sessions);
+        // Code sizes of software primitives come from the firmware's symbol table; without it
+        // (a board on --port) they are simply not reported.
+        let symbols = match elf.as_deref().map(Symbols::load) {
+            Some(Ok(symbols)) => Some(symbols),
+            Some(Err(e)) => {
+                eprintln!("warning: no code sizes: {e:#}");
+                None
+            }
+            None => None,
+        };
+        let hello = pool.hello().clone();
+        eprintln!(
+            "connected: platform {} ({}cycle-accurate, {} Hz, measurement overhead {} cycles){}",
+            hello.platform,
+            if hello.cycle_accurate { "" } else { "NOT " },
+            hello.cpu_hz,
+            hello.overhead,
+            if count > 1 {
+                format!(", {count} instances")
+            } else {
+                String::new()
+            }
+        );
+        if let Some(before) = meta.hello.as_ref().filter(|h| **h != hello) {
+            bail!(
+                "{} was measured on a suite that announced {}, this one announces {}: resume it where it \
+                 was measured",
+                out_dir.display(),
+                serde_json::to_string(before)?,
+                serde_json::to_string(&hello)?
+            );
+        }
+        meta.hello = Some(hello);
+        fill_hello(&mut meta);
+        meta.instances = Some(count);
+        meta.write(&out_dir)?;
+        (Some(pool), symbols, count)
+    } else {
+        (None, None, 0)
+    };
+    if !sending {
+        let before = resuming.as_ref().and_then(|m| m.instances);
+        meta.instances = before.or(Some(count));
+    }
+    let hello = meta.hello.clone();
+    let writing = Writing {
+        out_dir: &out_dir,
+        label: &label,
+        revision: &revision,
+        symbols: symbols.as_ref(),
+        hello: hello.as_ref(),
+    };
+    if !sending {
+        for planned in &mut planned {
+            // Nothing to send: no suite to ask for a status.
+            if let Closing::Ask { prior } = planned.closing {
+                planned.closing = Closing::Known(Some(format!(
+                    "{}{} served, {} errors",
+                    previous::DONE_PREFIX,
+                    prior.0,
+                    prior.1
+                )));
+            }
+        }
+    }
+    let written = write_files(&writing, &planned, pool.as_mut())?;
+    drop(pool);
+
+    let earlier = resuming.as_ref();
+    let wall_seconds = wall.elapsed().as_secs_f64() + earlier.and_then(|m| m.wall_seconds).unwrap_or(0.0);
+    meta.wall_seconds = Some((wall_seconds * 10.0).round() / 10.0);
+    // Run-level facts, for tool-speed figures: the suite's cycle counter at the last status
+    // counts every simulated cycle since reset.
+    meta.simulated_cycles = match (written.last_cycles, earlier.and_then(|m| m.simulated_cycles)) {
+        (Some(now), before) => Some(now + before.unwrap_or(0)),
+        (None, before) => before,
+    };
+    let succeeded = conclude(&out_dir, &mut meta, &written.all, args.no_report)?;
+    if meta.finished && resuming.is_some() {
+        resume::forget_earlier(&out_dir)?;
+    }
+    Ok(succeeded)
+}
+
+/// Copies the facts of the suite's hello into the fields `run.json` has always had.
+fn fill_hello(meta: &mut Meta) {
+    if let Some(hello) = &meta.hello {
+        meta.platform = Some(hello.platform.clone());
+        meta.cycle_accurate = Some(hello.cycle_accurate);
+        meta.cpu_hz = Some(hello.cpu_hz);
+        meta.overhead = Some(hello.overhead);
+        meta.max_message = Some(hello.max_message);
+    }
+}
+
+/// What to do with every line of `files` in a session that runs `shard`, given what an earlier
+/// session left (`known`, per file; empty for a fresh run). A unit is run again unless every
+/// line of it got its answer.
+pub(crate) fn plan(files: Vec<(PathBuf, Vec<Line>)>, shard: Shard, mut known: Vec<KnownFile>) -> Vec<Planned> {
+    let numbered = {
+        let lines: Vec<&[Line]> = files.iter().map(|(_, l)| l.as_slice()).collect();
+        units::number(&lines)
+    };
+    known.resize_with(files.len(), KnownFile::default);
+    // Units with a line that is not settled.
+    let mut open = std::collections::HashSet::new();
+    for (((_, lines), units), k) in files.iter().zip(&numbered).zip(&known) {
+        let record_lines = lines.iter().filter(|l| units::is_record_line(l));
+        for (r, line) in record_lines.enumerate() {
+            let settled = k.lines.get(r).and_then(Option::as_ref).is_some_and(|k| k.settled(line));
+            if !settled {
+                open.insert(units[r]);
+            }
+        }
+    }
+    files
+        .into_iter()
+        .zip(numbered)
+        .zip(known)
+        .map(|(((path, lines), units), k)| {
+            let mut prior = (0, 0);
+            let mut all_known = true;
+            let mut lines_known = k.lines.into_iter();
+            let todo: Vec<Todo> = units
+                .iter()
+                .map(|&unit| {
+                    let known = lines_known.next().flatten();
+                    if !shard.owns(unit) {
+                        return Todo::Skip;
+                    }
+                    match known {
+                        Some(known) if !open.contains(&unit) => {
+                            let (served, errors) = known.counted();
+                            prior = (prior.0 + served, prior.1 + errors);
+                            Todo::Known(Box::new(known))
+                        }
+                        _ => {
+                            all_known = false;
+                            Todo::Send
+                        }
+                    }
+                })
+                .collect();
+            let closing = match k.done {
+                Some(line) if all_known && !todo.is_empty() => Closing::Known(Some(line)),
+                _ => Closing::Ask { prior },
+            };
+            Planned {
+                path,
+                lines,
+                todo,
+                closing,
+            }
+        })
+        .collect()
 }
 
 /// Refuses files whose sweeps ask for more requests than a run makes unasked, naming each

@@ -162,6 +162,15 @@ impl TargetArgs {
         ))
     }
 
+    /// Builds what starting the target needs (model, firmware) without starting it; returns
+    /// the firmware's ELF, or `None` for a board, which needs nothing built.
+    pub fn prepare(&self) -> Result<Option<PathBuf>> {
+        if self.port.is_some() {
+            return Ok(None);
+        }
+        self.target().prepare(self.link).map(Some)
+    }
+
     /// Starts (or opens) the target. `selftest` selects the self-test firmware. Returns the
     /// link and the suite's ELF, when known (not for `--port` without `--firmware`).
     pub fn connect(&self, selftest: bool) -> Result<(Link, Option<PathBuf>)> {

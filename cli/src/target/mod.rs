@@ -260,6 +260,16 @@ impl Target {
     }
 }
 
+impl Target {
+    /// Builds (or finds cached) the model and the suite firmware a run on this target over
+    /// `link` needs, without starting anything; returns the firmware's ELF.
+    pub fn prepare(&self, link: Option<LinkKind>) -> Result<PathBuf> {
+        let link_kind = self.link(link)?;
+        self.simulator.prepare()?;
+        firmware::build(&self.firmware_features(link_kind), self.firmware.zbb, false)
+    }
+}
+
 /// The targets that run an Earl Grey model.
 fn earlgrey_target_names() -> Vec<&'static str> {
     TARGETS

@@ -1,0 +1,202 @@
+//! `run.json`: the facts of a run. It is written when the run starts (marked unfinished, with
+//! everything `--resume` and `merge` need: target, link, files and their digests, firmware
+//! revision, shard, the suite's hello) and again when it ends. Each write replaces the file
+//! whole, so a run killed at any moment leaves a readable one.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use cyclebench_protocol::Hello;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use super::units::Shard;
+
+/// `run.json`. The first fields are the ones every run wrote before shards existed, in that
+/// order; readers of older files get defaults for the rest.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Meta {
+    /// Target label (`qemu-virt`, `serial:/dev/ttyUSB1`).
+    pub target: String,
+    /// Platform the suite announced.
+    #[serde(default)]
+    pub platform: Option<String>,
+    /// Whether the platform counts real cycles.
+    #[serde(default)]
+    pub cycle_accurate: Option<bool>,
+    /// CPU clock in Hz.
+    #[serde(default)]
+    pub cpu_hz: Option<u32>,
+    /// Calibrated overhead of one measurement window.
+    #[serde(default)]
+    pub overhead: Option<u32>,
+    /// Largest message the suite holds.
+    #[serde(default)]
+    pub max_message: Option<u32>,
+    /// Firmware revision the records were measured with.
+    #[serde(default)]
+    pub firmware_revision: String,
+    /// When the run started (RFC 3339).
+    #[serde(default)]
+    pub started: String,
+    /// Input files as given on the command line.
+    #[serde(default)]
+    pub files: Vec<PathBuf>,
+    /// Instances of the target that ran side by side (summed over shards in a merge).
+    #[serde(default)]
+    pub instances: Option<usize>,
+    /// Host link of a started target that offers a choice.
+    #[serde(default)]
+    pub link: Option<String>,
+    /// Wall time of the run (summed over the sessions of a resumed run).
+    #[serde(default)]
+    pub wall_seconds: Option<f64>,
+    /// The suite's cycle counter at the last status (summed over sessions and shards).
+    #[serde(default)]
+    pub simulated_cycles: Option<u64>,
+    /// Records written.
+    #[serde(default)]
+    pub requests: usize,
+    /// Records measured.
+    #[serde(default)]
+    pub ok: usize,
+    /// Records the platform could not run.
+    #[serde(default)]
+    pub unsupported: usize,
+    /// Records of failed lines.
+    #[serde(default)]
+    pub failed: usize,
+    /// Whether a signal stopped the run.
+    #[serde(default)]
+    pub interrupted: bool,
+    /// Whether every line of the run (or of its shard) has its record: what `merge` needs.
+    #[serde(default)]
+    pub finished: bool,
+    /// The part of the files this run measured; `None` for all of them.
+    #[serde(default)]
+    pub shard: Option<ShardMeta>,
+    /// SHA-256 of each input file's contents, in the order of [`Self::files`].
+    #[serde(default)]
+    pub inputs: Vec<String>,
+    /// The suite's hello, when a target answered.
+    #[serde(default)]
+    pub hello: Option<Hello>,
+    /// The shard directories a merged run was put together from.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub merged_from: Vec<PathBuf>,
+}
+
+/// A shard as `run.json` names it.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct ShardMeta {
+    /// 0-based part.
+    pub index: usize,
+    /// Parts.
+    pub count: usize,
+}
+
+impl From<Shard> for ShardMeta {
+    fn from(s: Shard) -> Self {
+        Self {
+            index: s.index,
+            count: s.count,
+        }
+    }
+}
+
+impl Meta {
+    /// The shard the run measured (the whole run when it was not sharded).
+    pub fn shard(&self) -> Shard {
+        self.shard.map_or(Shard::WHOLE, |s| Shard {
+            index: s.index,
+            count: s.count,
+        })
+    }
+
+    /// Reads `dir/run.json`, naming a directory that holds none.
+    pub fn read(dir: &Path) -> Result<Self> {
+        let path = dir.join(RUN_JSON);
+        if !dir.is_dir() {
+            bail!("{} is not a directory", dir.display());
+        }
+        let text = std::fs::read_to_string(&path).with_context(|| {
+            format!(
+                "{} is not a results directory of `cyclebench run`: it holds no readable {RUN_JSON}",
+                dir.display()
+            )
+        })?;
+        let meta: Self = serde_json::from_str(&text)
+            .with_context(|| format!("{} is not the {RUN_JSON} of a run", path.display()))?;
+        if meta.inputs.len() != meta.files.len() {
+            bail!(
+                "{} names no digests of its input files (written by an older cyclebench): it cannot be \
+                 resumed or merged",
+                path.display()
+            );
+        }
+        Ok(meta)
+    }
+
+    /// Replaces `dir/run.json` whole: written beside it, then renamed over it.
+    pub fn write(&self, dir: &Path) -> Result<()> {
+        let path = dir.join(RUN_JSON);
+        let partial = dir.join(format!("{RUN_JSON}.partial"));
+        std::fs::write(&partial, serde_json::to_string_pretty(self)? + "\n")
+            .with_context(|| format!("writing {}", partial.display()))?;
+        std::fs::rename(&partial, &path).with_context(|| format!("writing {}", path.display()))
+    }
+}
+
+/// The file name of a run's facts.
+pub const RUN_JSON: &str = "run.json";
+
+/// SHA-256 of a file's contents, in hex.
+pub fn digest(path: &Path) -> Result<String> {
+    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    Ok(Sha256::digest(&bytes).iter().map(|b| format!("{b:02x}")).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_directory_without_a_run_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let e = format!("{:#}", Meta::read(dir.path()).unwrap_err());
+        assert!(
+            e.contains("is not a results directory") && e.contains("run.json"),
+            "{e}"
+        );
+        std::fs::write(
+            dir.path().join(RUN_JSON),
+            "{\"target\": \"t\", \"files\": [\"a.bench\"]}",
+        )
+        .unwrap();
+        let e = format!("{:#}", Meta::read(dir.path()).unwrap_err());
+        assert!(e.contains("older cyclebench"), "{e}");
+        let e = format!("{:#}", Meta::read(&dir.path().join("absent")).unwrap_err());
+        assert!(e.contains("is not a directory"), "{e}");
+    }
+
+    #[test]
+    fn run_json_is_replaced_whole_and_reads_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("a.bench");
+        std::fs::write(&file, "abc").unwrap();
+        let meta: Meta = serde_json::from_value(serde_json::json!({
+            "target": "qemu-virt", "files": [file], "inputs": [digest(&file).unwrap()],
+            "shard": {"index": 1, "count": 3}
+        }))
+        .unwrap();
+        assert_eq!(
+            meta.inputs[0],
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+        meta.write(dir.path()).unwrap();
+        let back = Meta::read(dir.path()).unwrap();
+        assert_eq!(back.shard(), Shard { index: 1, count: 3 });
+        assert!(!back.finished);
+        assert!(!dir.path().join("run.json.partial").exists());
+    }
+}
