@@ -61,5 +61,5 @@ echo "== sharded runs on Slurm: a single-node cluster, a node taken down mid-run
 timeout 900 bash scripts/slurm-test.sh
 
 echo "== on-target self-test (qemu-virt)"
-timeout 300 cargo run --release --quiet -p cyclebench -- selftest --target qemu-virt --timeout 120 | tail -n 1
+timeout 300 cargo run --release --quiet -p cyclebench -- selftest --target qemu-virt --timeout 240 | tail -n 1
 echo "test.sh: all passed"
