@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Re-measures the published figures and regenerates docs/reproduction.md.
 #
-#   scripts/reproduce.sh [earlgrey] [ibex] [offload]      (default: all three)
+#   scripts/reproduce.sh [earlgrey] [ibex] [offload] [otbn]   (default: the first three)
 #
 # earlgrey: the thesis's evaluation on both Earl Grey models (builds them on first use,
 #           12-15 minutes each on 2 cores; each run then takes minutes of simulation).
@@ -9,6 +9,10 @@
 #           seconds; the runs take under a minute).
 # offload:  seed 3's offload study (benchmarks/offload/) on earlgrey-sim-unmasked: about half
 #           an hour of simulation on 2 cores, most of it the software runs over 8 and 16 KiB.
+# otbn:     public-key operations on OTBN and their software counterparts (benchmarks/otbn/,
+#           with the study-only RSA-2048 decryption) on earlgrey-sim-unmasked: hours of
+#           simulation, nearly all of it the software baselines. Its section is rendered
+#           whenever its results exist.
 # A study not named reuses its results under results/reproduction/ from an earlier run.
 # Each study is a template and its published figures under studies/ (docs/studies.md); the
 # document's prose states only numbers from these results and those figures, and the reasons
@@ -18,7 +22,7 @@ cd "$(dirname "$0")/.."
 studies=("$@")
 [ ${#studies[@]} -eq 0 ] && studies=(earlgrey ibex offload)
 for s in "${studies[@]}"; do
-    case "$s" in earlgrey|ibex|offload) ;; *) echo "reproduce: unknown study '$s' (earlgrey, ibex, offload)" >&2; exit 2 ;; esac
+    case "$s" in earlgrey|ibex|offload|otbn) ;; *) echo "reproduce: unknown study '$s' (earlgrey, ibex, offload, otbn)" >&2; exit 2 ;; esac
 done
 wants() { [[ " ${studies[*]} " == *" $1 "* ]]; }
 
@@ -55,15 +59,23 @@ if wants offload; then
     warm_up earlgrey-sim-unmasked
     "$bin" run --target earlgrey-sim-unmasked --no-report --out "$out/offload" benchmarks/offload/*.bench || true
 fi
+if wants otbn; then
+    rm -rf "$out/otbn"
+    warm_up earlgrey-sim-unmasked
+    "$bin" run --target earlgrey-sim-unmasked --timeout 14400 --no-report --out "$out/otbn" \
+        benchmarks/otbn/*.bench benchmarks/otbn/study/*.bench || true
+fi
 for d in unmasked masked ibex ibex-zbb ibex-one-instance offload; do
     if [ ! -f "$out/$d/results.jsonl" ]; then
         echo "reproduce: no results in $out/$d; run scripts/reproduce.sh with its study first" >&2
         exit 1
     fi
 done
+otbn=()
+[ -f "$out/otbn/results.jsonl" ] && otbn=(studies/otbn --results otbn="$out/otbn")
 "$bin" study render studies/thesis studies/seed2 studies/offload \
     --results unmasked="$out/unmasked" --results masked="$out/masked" \
     --results ibex="$out/ibex" --results ibex_zbb="$out/ibex-zbb" \
     --results ibex_one_instance="$out/ibex-one-instance" \
-    --results offload="$out/offload" --out docs/reproduction.md
+    --results offload="$out/offload" "${otbn[@]}" --out docs/reproduction.md
 echo "reproduce: wrote docs/reproduction.md"
