@@ -869,4 +869,44 @@ mod tests {
         assert_eq!(slug(&["phases", "01", "aes_modes", aes]), "phases-01-aes-modes-aes");
         assert_eq!(slug(&["cpb", rng]), "cpb-rng-seeded");
     }
+
+    #[test]
+    fn an_otbn_record_is_paired_with_its_software_counterpart_of_the_same_platform() {
+        let otbn = |platform: &str| {
+            format!(
+                r#"{{"status":"ok","platform":"{platform}","file":"o.bench","line":1,"benchmark":"{}",
+                "config":"rsa_encrypt 1024 reload","module":"bignum","implementation":"{}","verified":true,
+                "phases":{{"compute":1000}},"total_cycles":1000,"software_counterpart":"rsa-1024-encrypt"}}"#,
+                BenchmarkKind::Pubkey.name(),
+                Kind::Hardware.name(),
+            )
+            .replace('\n', "")
+        };
+        let software = |platform: &str, total: u64| {
+            format!(
+                r#"{{"status":"ok","platform":"{platform}","file":"s.bench","line":1,"benchmark":"{}",
+                "module":"cpu","implementation":"{}","verified":true,"phases":{{"run":{total}}},
+                "total_cycles":{total},"primitive":"rsa-1024-encrypt","variant":"rust"}}"#,
+                BenchmarkKind::Software.name(),
+                Kind::Software.name(),
+            )
+            .replace('\n', "")
+        };
+        let r = build(&[
+            otbn("earlgrey"),
+            software("ibex-sim", 5000),
+            software("earlgrey", 12_000),
+        ]);
+        assert_eq!(r.speedups.len(), 1);
+        assert_eq!(r.speedups[0].factor, 12.0);
+        assert!(
+            r.speedups[0].label.ends_with("(rsa-1024-encrypt)"),
+            "{}",
+            r.speedups[0].label
+        );
+        // Measured on another platform only: no pair.
+        assert!(build(&[otbn("earlgrey"), software("ibex-sim", 5000)])
+            .speedups
+            .is_empty());
+    }
 }
