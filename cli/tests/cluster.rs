@@ -215,22 +215,24 @@ fn three_shards_merged_are_what_one_machine_writes() {
         std::fs::write(Path::new(&forged).join("run.json"), m.to_string()).unwrap();
         forged
     };
-    let target = fails(&[
-        "merge",
-        &shards[0],
-        &forge("zbb", "target", "qemu-virt-zbb"),
-        "--out",
-        &dir("t"),
-    ]);
-    assert!(target.contains("shards of different targets"), "{target}");
-    let revision = fails(&[
-        "merge",
-        &shards[0],
-        &forge("old", "firmware_revision", "0123456789ab"),
-        "--out",
-        &dir("r"),
-    ]);
-    assert!(revision.contains("shards of different firmware"), "{revision}");
+    for (name, field, value, needle) in [
+        ("zbb", "target", "qemu-virt-zbb", "shards of different targets"),
+        (
+            "old",
+            "firmware_revision",
+            "0123456789ab",
+            "shards of different firmware",
+        ),
+    ] {
+        let message = fails(&[
+            "merge",
+            &shards[0],
+            &forge(name, field, value),
+            "--out",
+            &dir(&format!("{name}-out")),
+        ]);
+        assert!(message.contains(needle), "{message}");
+    }
     let none = fails(&["merge", &shards[0], tmp.path().to_str().unwrap(), "--out", &dir("none")]);
     assert!(none.contains("is not a results directory"), "{none}");
 }
