@@ -1,6 +1,6 @@
 //! Software cryptographic primitives: the ones the suite runs where a platform has no
 //! accelerator (CTR_DRBG), and the ones it benchmarks as software in their own right
-//! (table and bitsliced AES-128, ChaCha20, Keccak-f[1600], multi-precision arithmetic), and
+//! (table AES-128 and AES-256, bitsliced AES-128, ChaCha20, Keccak-f[1600], multi-precision arithmetic), and
 //! the two 16-byte comparisons that control the suite's leakage test.
 //!
 //! Every benchmarked primitive comes in up to three [`Variant`]s: portable Rust (the
@@ -50,6 +50,8 @@ macro_rules! registry {
 registry! {
     AesTableKeySchedule => aes_table::harness::KeySchedule,
     AesTableEncrypt => aes_table::harness::Encrypt,
+    AesTable256KeySchedule => aes_table::harness::KeySchedule,
+    AesTable256Encrypt => aes_table::harness::Encrypt,
     AesBitslicedKeySchedule => aes_bitsliced::harness::KeySchedule,
     AesBitslicedCtr => aes_bitsliced::harness::Ctr,
     Chacha20 => chacha20::harness::Chacha20Stream,

@@ -92,6 +92,10 @@ primitives! {
     AesTableKeySchedule = "aes-table-ks", Fixed, Nothing, [Key], None;
     /// Table-based AES-128 encryption of one 16-byte block.
     AesTableEncrypt = "aes-table", Fixed, Fixed(16), [Key, Data], None;
+    /// Table-based AES-256 key expansion (60 round-key words).
+    AesTable256KeySchedule = "aes256-table-ks", Fixed, Nothing, [Key], None;
+    /// Table-based AES-256 encryption of one 16-byte block (14 rounds).
+    AesTable256Encrypt = "aes256-table", Fixed, Fixed(16), [Key, Data], None;
     /// Bitsliced AES-128 key expansion into the bitsliced round-key format.
     AesBitslicedKeySchedule = "aes-bs-ks", Fixed, Nothing, [Key], None;
     /// Bitsliced AES-128-CTR (two blocks in parallel) over `length` bytes.

@@ -58,6 +58,7 @@ fn offload_fields_use_corrected_counts() {
         host_drain: c(41),
         software: c(10_001),
         software_reused: false,
+        fastest_software: None,
         windows: [1, 1, 1, 7, 1, 0, 2, 1],
         handovers: 0,
         window_overhead: 1,
@@ -75,6 +76,66 @@ fn offload_fields_use_corrected_counts() {
     assert_eq!(get("overhead_with_host_percent"), Some(Field::Decimal(17.36)));
     assert_eq!(get("software_cycles"), Some(Field::Number(10_000)));
     assert_eq!(get("speedup"), Some(Field::Decimal(8.26)));
+    // Without a faster implementation the fastest software is RustCrypto's own run.
+    assert_eq!(get("fastest_software_cycles"), Some(Field::Number(10_000)));
+    assert_eq!(get("fastest_speedup"), Some(Field::Decimal(8.26)));
+    // With one, its corrected run and its own speed-up, RustCrypto's figures unchanged.
+    let faster = OffloadPhases {
+        fastest_software: Some(c(2_611)),
+        ..p.clone()
+    };
+    let fields = faster.fields();
+    let get = |name: &str| fields.iter().find(|(n, _)| *n == name).map(|(_, f)| f.clone());
+    assert_eq!(get("software_cycles"), Some(Field::Number(10_000)));
+    assert_eq!(get("fastest_software_cycles"), Some(Field::Number(2_610)));
+    assert_eq!(get("fastest_speedup"), Some(Field::Decimal(2.16)));
+    // The paper's overhead, its host included, comes before the chip-side share.
+    let position = |name: &str| fields.iter().position(|(n, _)| *n == name);
+    assert!(position("overhead_with_host_percent") < position("overhead_percent"));
+}
+
+#[test]
+fn an_offload_result_must_carry_the_fastest_software_its_job_has() {
+    let request = |operation| OffloadBenchmark {
+        operation,
+        payload_bytes: 1024,
+        addressing: Addressing::Direct,
+        design: OffloadDesign::Staging,
+        repetitions: None,
+    };
+    let result = |fastest_software| {
+        Phases::Offload(OffloadPhases {
+            host_submit: Cycles::once(1),
+            mailbox: Cycles::once(1),
+            payload: Cycles::once(1),
+            operation: Cycles::once(1),
+            result_copy: Cycles::once(1),
+            handover: Cycles::once(1),
+            completion: Cycles::once(1),
+            host_drain: Cycles::once(1),
+            software: Cycles::once(1),
+            software_reused: false,
+            fastest_software,
+            windows: [1; 8],
+            handovers: 0,
+            window_overhead: 1,
+            host_memory_address: 0,
+            spm_address: 0,
+            mailbox_address: 0,
+        })
+    };
+    let (with, without) = (result(Some(Cycles::once(1))), result(None));
+    assert!(request(OffloadOperation::AesCbc256).accepts(&with));
+    assert!(!request(OffloadOperation::AesCbc256).accepts(&without));
+    assert!(request(OffloadOperation::Sha3_256).accepts(&with));
+    assert!(request(OffloadOperation::Sha256).accepts(&without));
+    assert!(!request(OffloadOperation::Sha256).accepts(&with));
+    // Every record names both implementations, and says whether the fastest is constant time.
+    let fields = request(OffloadOperation::AesCbc256).describe().fields;
+    let get = |name: &str| fields.iter().find(|(n, _)| *n == name).map(|(_, f)| f.clone());
+    assert_eq!(get("fastest_software_constant_time"), Some(Field::Flag(false)));
+    assert!(matches!(get("fastest_software_implementation"), Some(Field::Text(t)) if t.contains("not constant time")));
+    assert!(matches!(get("software_implementation"), Some(Field::Text(t)) if t.starts_with("rustcrypto")));
 }
 
 #[test]

@@ -3,9 +3,12 @@
 //! the same job runs in software on the same core.
 //!
 //! `regions.rs` holds the shared memory and the mailbox layout, `host.rs` the host's steps,
-//! `chip.rs` the firmware's, `clock.rs` the per-phase sums. Every output — the drained digest
-//! or ciphertext, and the software's — is checked against the known answers the datasets
-//! crate computed at build time.
+//! `chip.rs` the firmware's, `clock.rs` the per-phase sums. The software runs twice where the
+//! project has something faster than RustCrypto (`OffloadOperation::has_faster_software`):
+//! RustCrypto, constant time, and the fastest (CBC over the table AES-256 assembly, SHA3-256
+//! over the Keccak-f[1600] assembly). Every output — the drained digest or ciphertext, and
+//! each software run's — is checked against the known answers the datasets crate computed at
+//! build time.
 
 mod chip;
 mod clock;
@@ -13,15 +16,19 @@ mod host;
 mod regions;
 
 use alloc::format;
+use alloc::string::String;
 use alloc::vec::Vec;
 use core::sync::atomic::{AtomicU32, Ordering};
 
 use cyclebench_datasets::offload::{self as data, OffloadExpected};
+use cyclebench_modules::Hasher;
 use cyclebench_modules::{AesConfig, AesMode, KeyLength};
 use cyclebench_protocol::{
     Addressing, Check, ErrorKind, ImplementationKind, Kind, OffloadBenchmark, OffloadOperation, OffloadPhases, Phases,
     MAX_OFFLOAD_BYTES, OFFLOAD_SIZE_STEP,
 };
+use cyclebench_swcrypto::aes_table::{self, AesTable256};
+use cyclebench_swcrypto::Variant;
 use sha2::Digest;
 
 use self::clock::Clock;
@@ -30,9 +37,10 @@ use super::aes::{key_shares, le_words};
 use super::{hex_words, BenchError, Outcome, Samples};
 use crate::cycles::stamp;
 use crate::platform::Platform;
+use crate::software::OwnSha3;
 
-/// Phases plus the software run, per repetition.
-const WIDTH: usize = cyclebench_protocol::OFFLOAD_PHASES + 1;
+/// Phases plus the two software runs (RustCrypto's, the fastest's), per repetition.
+const WIDTH: usize = cyclebench_protocol::OFFLOAD_PHASES + 2;
 
 /// Runs `b` on the platform's module for its operation.
 pub fn run<P: Platform>(
@@ -109,17 +117,18 @@ pub fn run<P: Platform>(
             ));
         }
         check_offload(b.operation, &regions, len, expected)?;
-        let software = match earlier {
-            Some(cycles) => cycles,
+        let (software, fastest) = match earlier {
+            Some(runs) => runs,
             None => {
-                let cycles = software_run(platform, b.operation, &mut regions, len, expected)?;
-                remember_software_run(b.operation, len, cycles);
-                cycles
+                let runs = software_runs(platform, b.operation, &mut regions, len, expected)?;
+                remember_software_runs(b.operation, len, runs);
+                runs
             }
         };
         let mut row = [0u64; WIDTH];
-        row[..WIDTH - 1].copy_from_slice(&clock.sums);
-        row[WIDTH - 1] = software;
+        row[..WIDTH - 2].copy_from_slice(&clock.sums);
+        row[WIDTH - 2] = software;
+        row[WIDTH - 1] = fastest.unwrap_or(0);
         samples.push(&row);
         if first.is_none() {
             first = Some((clock, kind));
@@ -146,6 +155,7 @@ pub fn run<P: Platform>(
             host_drain: s[7],
             software: s[8],
             software_reused: earlier.is_some(),
+            fastest_software: b.operation.has_faster_software().then_some(s[9]),
             windows: clock.windows,
             handovers: clock.windows[5] / 2,
             window_overhead: overhead,
@@ -231,45 +241,63 @@ fn compare(op: OffloadOperation, what: &str, got: &[u8; 32], want: &[u8; 32]) ->
     ))
 }
 
-/// Software cycles measured earlier in this session, by operation and payload KiB (0: none
-/// yet). A run of the software over 16 KiB takes minutes of a simulated chip's time, and on a
-/// cycle-accurate core the same code on the same payload with a warm cache repeats its count
-/// to within a few hundred cycles in a million, so the design and addressing variants of one
-/// job share one measurement; their records say so (`software_reused`).
-static SOFTWARE_RUNS: [AtomicU32; 3 * MAX_KIB] = [const { AtomicU32::new(0) }; 3 * MAX_KIB];
+/// Software cycles measured earlier in this session, by operation and payload KiB:
+/// RustCrypto's and the fastest software's (0: none yet). A run of the software over 16 KiB
+/// takes minutes of a simulated chip's time, and on a cycle-accurate core the same code on the
+/// same payload with a warm cache repeats its count to within a few hundred cycles in a
+/// million, so the design and addressing variants of one job share one measurement of each;
+/// their records say so (`software_reused`).
+static SOFTWARE_RUNS: [[AtomicU32; 2]; 3 * MAX_KIB] = [const { [const { AtomicU32::new(0) }; 2] }; 3 * MAX_KIB];
+
+/// The cycles of a job's software runs: RustCrypto's, and the fastest software's where the
+/// project has something faster.
+type SoftwareRuns = (u64, Option<u64>);
 
 /// Payload sizes in KiB.
 const MAX_KIB: usize = (MAX_OFFLOAD_BYTES / OFFLOAD_SIZE_STEP) as usize;
 
-fn software_slot(op: OffloadOperation, len: usize) -> Option<&'static AtomicU32> {
+fn software_slot(op: OffloadOperation, len: usize) -> Option<&'static [AtomicU32; 2]> {
     let kib = len / OFFLOAD_SIZE_STEP as usize;
     let op = OffloadOperation::ALL.iter().position(|&o| o == op)?;
     SOFTWARE_RUNS.get(op * MAX_KIB + kib.checked_sub(1)?)
 }
 
-/// The software cycles of an earlier run of the same job in this session, if cycle-accurate.
-fn earlier_software_run(op: OffloadOperation, len: usize) -> Option<u64> {
-    let cycles = software_slot(op, len)?.load(Ordering::Relaxed);
-    (cycles != 0).then_some(u64::from(cycles))
+/// The software cycles of earlier runs of the same job in this session, if cycle-accurate:
+/// both runs or none.
+fn earlier_software_run(op: OffloadOperation, len: usize) -> Option<SoftwareRuns> {
+    let [software, fastest] = software_slot(op, len)?.each_ref().map(|c| c.load(Ordering::Relaxed));
+    let fastest = match (op.has_faster_software(), fastest) {
+        (false, _) => None,
+        (true, 0) => return None,
+        (true, cycles) => Some(u64::from(cycles)),
+    };
+    (software != 0).then_some((u64::from(software), fastest))
 }
 
-fn remember_software_run(op: OffloadOperation, len: usize, cycles: u64) {
-    if let (Some(slot), Ok(cycles)) = (software_slot(op, len), u32::try_from(cycles)) {
-        slot.store(cycles, Ordering::Relaxed);
-    }
+fn remember_software_runs(op: OffloadOperation, len: usize, (software, fastest): SoftwareRuns) {
+    let Some(slot) = software_slot(op, len) else {
+        return;
+    };
+    // A count that does not fit is measured again next time rather than kept wrong.
+    let (Ok(software), Ok(fastest)) = (u32::try_from(software), u32::try_from(fastest.unwrap_or(0))) else {
+        return;
+    };
+    slot[1].store(fastest, Ordering::Relaxed);
+    slot[0].store(software, Ordering::Relaxed);
 }
 
-/// The same job in software on the same core (RustCrypto `sha2`, `sha3`, `aes` + `cbc`, as
-/// the platforms without accelerators use), over the payload in host memory, with the
+/// The same job in software on the same core, over the payload in host memory, with the
 /// instruction cache on and warmed by one untimed run: code running from flash as firmware
-/// would. Returns its cycles after checking its output.
-fn software_run<P: Platform>(
+/// would. First RustCrypto (`sha2`, `sha3`, `aes` + `cbc`, as the platforms without
+/// accelerators use), then, where the project has something faster, the fastest software.
+/// Returns their cycles after checking each output.
+fn software_runs<P: Platform>(
     platform: &mut P,
     op: OffloadOperation,
     r: &mut Regions,
     len: usize,
     expected: &OffloadExpected,
-) -> Result<u64, BenchError> {
+) -> Result<SoftwareRuns, BenchError> {
     fill_payload(r, len);
     platform.instruction_cache(true);
     let mut digest = [0u8; 32];
@@ -278,20 +306,76 @@ fn software_run<P: Platform>(
     fill_payload(r, len);
     let cycles = software_once(op, r, len, &mut digest);
     platform.instruction_cache(false);
+    check_software(op, false, r, len, &digest, expected)?;
+    if !op.has_faster_software() {
+        return Ok((cycles, None));
+    }
+    let mut fastest = Fastest::new().ok_or_else(|| {
+        BenchError::new(
+            ErrorKind::InvalidParameter,
+            String::from("offload: the suite's own assembly is not in this build"),
+        )
+    })?;
+    fill_payload(r, len);
+    platform.instruction_cache(true);
+    let _ = fastest_once(op, &mut fastest, r, len.min(1024));
+    fill_payload(r, len);
+    let fastest_cycles = fastest_once(op, &mut fastest, r, len);
+    platform.instruction_cache(false);
+    let mut words = [0u32; 8];
+    fastest.sha3.read_digest(&mut words);
+    let digest: [u8; 32] = bytemuck::cast(words.map(u32::to_be));
+    check_software(op, true, r, len, &digest, expected)?;
+    Ok((cycles, Some(fastest_cycles)))
+}
+
+/// Checks a software run's output (RustCrypto's, or the fastest software's): its digest, or
+/// the SHA-256 of the ciphertext it left in host memory.
+fn check_software(
+    op: OffloadOperation,
+    fastest: bool,
+    r: &Regions,
+    len: usize,
+    digest: &[u8; 32],
+    expected: &OffloadExpected,
+) -> Result<(), BenchError> {
+    let what = match (op, fastest) {
+        (OffloadOperation::AesCbc256, false) => "SHA-256 of the software ciphertext",
+        (OffloadOperation::AesCbc256, true) => "SHA-256 of the fastest software's ciphertext",
+        (_, false) => "software digest",
+        (_, true) => "fastest software's digest",
+    };
     match op {
-        OffloadOperation::Sha256 => compare(op, "software digest", &digest, &expected.sha256)?,
-        OffloadOperation::Sha3_256 => compare(op, "software digest", &digest, &expected.sha3_256)?,
+        OffloadOperation::Sha256 => compare(op, what, digest, &expected.sha256),
+        OffloadOperation::Sha3_256 => compare(op, what, digest, &expected.sha3_256),
         OffloadOperation::AesCbc256 => {
             let got: [u8; 32] = sha2::Sha256::digest(&r.host_bytes()[..len]).into();
-            compare(
-                op,
-                "SHA-256 of the software ciphertext",
-                &got,
-                &expected.aes_cbc_256_sha256,
-            )?;
+            compare(op, what, &got, &expected.aes_cbc_256_sha256)
         }
     }
-    Ok(cycles)
+}
+
+/// The fastest software the project has for the jobs that have something faster than
+/// RustCrypto: the table AES-256 assembly (not constant time) and SHA3-256 over the
+/// Keccak-f[1600] assembly (the suite's own SHA3-256 of `hash` requests).
+struct Fastest {
+    aes: AesTable256,
+    sha3: OwnSha3,
+    /// The job's key and IV, as the window reads them.
+    key: [u8; 32],
+    iv: [u32; 4],
+}
+
+impl Fastest {
+    /// The routines, if this build has the assembly.
+    fn new() -> Option<Self> {
+        Some(Self {
+            aes: aes_table::aes256_table(Variant::Rv32i)?,
+            sha3: OwnSha3::new()?,
+            key: data::OFFLOAD_AES_KEY,
+            iv: bytemuck::cast(data::OFFLOAD_AES_IV),
+        })
+    }
 }
 
 /// One timed software run: the digest into `digest`, or the ciphertext in place.
@@ -309,6 +393,44 @@ fn software_once(op: OffloadOperation, r: &mut Regions, len: usize, digest: &mut
                 cbc::Encryptor::<aes::Aes256>::new(&data::OFFLOAD_AES_KEY.into(), &data::OFFLOAD_AES_IV.into());
             for block in bytes.chunks_exact_mut(16) {
                 cipher.encrypt_block_mut(block.into());
+            }
+        }
+    }
+    stamp().since(start)
+}
+
+/// One timed run of the fastest software, as `software_once` does RustCrypto's: the key
+/// expansion or the sponge's initialisation inside the window, the digest left in the hasher,
+/// or the ciphertext in place. SHA-256 has nothing faster than RustCrypto's and takes no
+/// window.
+#[link_section = crate::placement::measured_section!()]
+#[inline(never)]
+fn fastest_once(op: OffloadOperation, fastest: &mut Fastest, r: &mut Regions, len: usize) -> u64 {
+    if !op.has_faster_software() {
+        return 0;
+    }
+    // The host pages are words, so the payload is read and written a word at a time.
+    let words: &mut [u32] = bytemuck::cast_slice_mut(&mut r.host[..]);
+    let words = &mut words[..len / 4];
+    let start = stamp();
+    match op {
+        OffloadOperation::Sha256 => {}
+        OffloadOperation::Sha3_256 => {
+            // The own hasher never fails: it has no engine to time out.
+            let _ = fastest.sha3.init();
+            for &w in words.iter() {
+                fastest.sha3.write_input(w);
+            }
+            let _ = fastest.sha3.wait_for_completion();
+        }
+        OffloadOperation::AesCbc256 => {
+            let mut round_keys = [0u32; 60];
+            (fastest.aes.expand_key)(&fastest.key, &mut round_keys);
+            let mut chain = fastest.iv;
+            for block in words.as_chunks_mut::<4>().0 {
+                let input: [u32; 4] = core::array::from_fn(|i| block[i] ^ chain[i]);
+                (fastest.aes.encrypt_block)(&round_keys, bytemuck::cast_ref(&input), bytemuck::cast_mut(block));
+                chain = *block;
             }
         }
     }
