@@ -25,7 +25,7 @@ pub use request::*;
 
 /// Version of the wire protocol. The suite announces it in its [`Hello`]; the host refuses to
 /// talk to a suite that speaks another version.
-pub const PROTOCOL_VERSION: u16 = 3;
+pub const PROTOCOL_VERSION: u16 = 4;
 
 /// Identifier of a request, echoed by its reply so that a reply is only ever paired with its
 /// own request. The suite's unprompted hello and replies to lines whose identifier could not be
