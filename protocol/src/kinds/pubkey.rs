@@ -461,6 +461,25 @@ impl PubkeyBenchmark {
                         standard.name()
                     ));
                 }
+                // The program turns the point it computed into affine coordinates by inverting its
+                // z, which loops for ever when z is zero: refuse rather than hang the accelerator.
+                if let (Some(key), true) = (&key, p256_scalar_in_range(&s)) {
+                    use p256::elliptic_curve::group::Group;
+                    use p256::elliptic_curve::ops::Reduce;
+                    use p256::{ProjectivePoint, U256};
+                    let reduce = |bytes: Operand| <Scalar as Reduce<U256>>::reduce_bytes(&FieldBytes::from(bytes));
+                    if let Some(w) = Option::<Scalar>::from(reduce(s).invert()) {
+                        let q = ProjectivePoint::from(*key.as_affine());
+                        let point = ProjectivePoint::GENERATOR * (reduce(digest) * w) + q * (reduce(r) * w);
+                        if bool::from(point.is_identity()) {
+                            return Err(String::from(
+                                "u1·G + u2·Q is the point at infinity for this vector, and the 2021 verification \
+                                 program inverts its z coordinate, 0, in a loop that never ends: OTBN would not \
+                                 finish (the standard rejects it)",
+                            ));
+                        }
+                    }
+                }
                 let outside = [
                     key.is_none(),
                     !p256_scalar_in_range(&r),
@@ -983,14 +1002,16 @@ mod tests {
         let n = to_hex(&P256_ORDER);
         let zero = "00".repeat(32);
         let key = [NIST[3], NIST[4]];
-        let one = format!("{}01", "00".repeat(31));
         let off_curve = flipped(NIST[4]);
         for (mut b, why) in [
             (
                 verify(NIST[0], [NIST[3], &off_curve], [NIST[5], NIST[6]], Verdict::Reject),
                 OutsideProgram::PublicKey,
             ),
-            (verify(&zero, key, [&zero, &one], Verdict::Reject), OutsideProgram::R),
+            (
+                verify(NIST[0], key, [&zero, NIST[6]], Verdict::Reject),
+                OutsideProgram::R,
+            ),
             (verify(NIST[0], key, [NIST[5], &n], Verdict::Reject), OutsideProgram::S),
             (
                 verify(&"ff".repeat(32), key, [NIST[5], NIST[6]], Verdict::Reject),
@@ -1025,6 +1046,32 @@ mod tests {
         );
         b.complete().unwrap();
         assert_eq!(b.unverifiable, Some(OutsideProgram::Digest));
+    }
+
+    #[cfg(feature = "std")]
+    #[test]
+    fn a_vector_reaching_the_point_at_infinity_is_refused() {
+        let zero = "00".repeat(32);
+        let one = format!("{}01", "00".repeat(31));
+        let key = [NIST[3], NIST[4]];
+        // r = 0, s = 1 and a zero digest: u1 = u2 = 0.
+        let mut unchecked_r = verify(&zero, key, [&zero, &one], Verdict::Reject);
+        // r = 1, s = 1 and z = -d: u1·G + u2·Q = (z + d)·G, with every input in range.
+        let d = from_hex(NIST[1]).unwrap();
+        let minus_d = (0..32).rev().fold((Vec::new(), 0i16), |(mut out, borrow), i| {
+            let v = i16::from(P256_ORDER[i]) - i16::from(d[i]) - borrow;
+            out.push(v.rem_euclid(256) as u8);
+            (out, i16::from(v < 0))
+        });
+        let minus_d: Vec<u8> = minus_d.0.into_iter().rev().collect();
+        let mut in_range = verify(&to_hex(&minus_d), key, [&one, &one], Verdict::Reject);
+        for b in [&mut unchecked_r, &mut in_range] {
+            let error = b.complete().unwrap_err();
+            assert!(
+                error.contains("point at infinity") && error.contains("never ends"),
+                "{error}"
+            );
+        }
     }
 
     #[test]
