@@ -77,93 +77,68 @@ fn job(b: &PubkeyBenchmark, program: &BigNumProgram) -> Result<Job, BenchError> 
     let vector = b
         .vector()
         .map_err(|e| BenchError::new(cyclebench_protocol::ErrorKind::InvalidParameter, format!("pubkey: {e}")))?;
-    match vector {
-        Some(P256Vector::Sign {
-            digest,
-            private_key,
-            nonce,
-            signature: Some([r, sig_s]),
-        }) => {
-            let mut expected = le_words(&r);
-            expected.extend(le_words(&sig_s));
-            return Ok(Job {
-                entry: s("p256_ecdsa_sign")?,
-                output: (adjacent(s("r")?, s("s")?)?, 2 * P256_WORDS),
-                inputs: Vec::from([
-                    (s("k")?, le_words(&nonce)),
-                    (s("msg")?, le_words(&digest)),
-                    (s("d")?, le_words(&private_key)),
-                ]),
-                wipes: sign_wipes(program)?,
-                expected: Some(expected),
-                compare_with: None,
-            });
-        }
-        Some(P256Vector::Sign { signature: None, .. }) => {
+    Ok(match (vector, b.operation) {
+        (
+            Some(P256Vector::Sign {
+                digest,
+                private_key,
+                nonce,
+                signature: Some([r, signature_s]),
+            }),
+            _,
+        ) => sign_job(
+            program,
+            [le_words(&nonce), le_words(&digest), le_words(&private_key)],
+            [le_words(&r), le_words(&signature_s)].concat(),
+        )?,
+        (Some(P256Vector::Sign { signature: None, .. }), _) => {
             return Err(BenchError::new(
                 cyclebench_protocol::ErrorKind::InvalidParameter,
                 String::from("pubkey: a signing vector without the signature to check against"),
             ));
         }
-        Some(P256Vector::Verify {
-            digest,
-            public_key: [x, y],
-            signature: [r, sig_s],
-        }) => {
-            return Ok(Job {
-                entry: s("p256_ecdsa_verify")?,
-                inputs: Vec::from([
-                    (s("msg")?, le_words(&digest)),
-                    (s("r")?, le_words(&r)),
-                    (s("s")?, le_words(&sig_s)),
-                    (s("x")?, le_words(&x)),
-                    (s("y")?, le_words(&y)),
-                ]),
-                output: (s("rnd")?, P256_WORDS),
-                wipes: verify_wipes(program)?,
-                expected: None,
-                compare_with: Some(le_words(&r)),
-            });
-        }
-        None => {}
-    }
-    Ok(match b.operation {
-        PubkeyOperation::EcdsaP256Sign => Job {
-            entry: s("p256_ecdsa_sign")?,
-            // r and s are adjacent 256-bit buffers: one read of both.
-            output: (adjacent(s("r")?, s("s")?)?, 2 * P256_WORDS),
-            inputs: Vec::from([
-                (s("k")?, data::P256_K.to_vec()),
-                (s("msg")?, data::P256_MSG.to_vec()),
-                (s("d")?, data::P256_D.to_vec()),
-            ]),
-            wipes: sign_wipes(program)?,
-            expected: Some(SIGNATURE.to_vec()),
-            compare_with: None,
-        },
-        PubkeyOperation::EcdsaP256Verify => {
-            let (signature_s, expected) = if b.corrupted {
+        (
+            Some(P256Vector::Verify {
+                digest,
+                public_key: [x, y],
+                signature: [r, signature_s],
+            }),
+            _,
+        ) => verify_job(
+            program,
+            [
+                le_words(&digest),
+                le_words(&r),
+                le_words(&signature_s),
+                le_words(&x),
+                le_words(&y),
+            ],
+            None,
+        )?,
+        (None, PubkeyOperation::EcdsaP256Sign) => sign_job(
+            program,
+            [data::P256_K.to_vec(), data::P256_MSG.to_vec(), data::P256_D.to_vec()],
+            SIGNATURE.to_vec(),
+        )?,
+        (None, PubkeyOperation::EcdsaP256Verify) => {
+            let (signature_s, x1) = if b.corrupted {
                 (&data::P256_S_CORRUPTED, &data::P256_X1_CORRUPTED)
             } else {
                 (&data::P256_S, &data::P256_R)
             };
-            Job {
-                entry: s("p256_ecdsa_verify")?,
-                inputs: Vec::from([
-                    (s("msg")?, data::P256_MSG.to_vec()),
-                    (s("r")?, data::P256_R.to_vec()),
-                    (s("s")?, signature_s.to_vec()),
-                    (s("x")?, data::P256_X.to_vec()),
-                    (s("y")?, data::P256_Y.to_vec()),
-                ]),
-                // The program leaves x1 where the pointer at dmem[4] (dptr_rnd) points.
-                output: (s("rnd")?, P256_WORDS),
-                wipes: verify_wipes(program)?,
-                expected: Some(expected.to_vec()),
-                compare_with: Some(data::P256_R.to_vec()),
-            }
+            verify_job(
+                program,
+                [
+                    data::P256_MSG.to_vec(),
+                    data::P256_R.to_vec(),
+                    signature_s.to_vec(),
+                    data::P256_X.to_vec(),
+                    data::P256_Y.to_vec(),
+                ],
+                Some(x1.to_vec()),
+            )?
         }
-        PubkeyOperation::RsaEncrypt | PubkeyOperation::RsaDecrypt => {
+        (None, PubkeyOperation::RsaEncrypt | PubkeyOperation::RsaDecrypt) => {
             let bits = b.size();
             let vector = data::rsa(bits).ok_or_else(|| {
                 BenchError::new(
@@ -198,20 +173,46 @@ fn job(b: &PubkeyBenchmark, program: &BigNumProgram) -> Result<Job, BenchError> 
     })
 }
 
-/// What clean-up wipes after a signature: the operands and r, s.
-fn sign_wipes(program: &BigNumProgram) -> Result<Vec<(u32, usize)>, BenchError> {
-    ["k", "msg", "d", "r", "s"]
-        .into_iter()
-        .map(|name| Ok((symbol(program, name)?, P256_WORDS)))
-        .collect()
+/// A signature of the digest with the private key and nonce `[k, digest, d]`, whose r and s
+/// must be `signature`.
+fn sign_job(program: &BigNumProgram, [k, digest, d]: [Vec<u32>; 3], signature: Vec<u32>) -> Result<Job, BenchError> {
+    let s = |name| symbol(program, name);
+    Ok(Job {
+        entry: s("p256_ecdsa_sign")?,
+        // r and s are adjacent 256-bit buffers: one read of both.
+        output: (adjacent(s("r")?, s("s")?)?, 2 * P256_WORDS),
+        inputs: Vec::from([(s("k")?, k), (s("msg")?, digest), (s("d")?, d)]),
+        wipes: ["k", "msg", "d", "r", "s"]
+            .into_iter()
+            .map(|name| Ok((s(name)?, P256_WORDS)))
+            .collect::<Result<_, BenchError>>()?,
+        expected: Some(signature),
+        compare_with: None,
+    })
 }
 
-/// What clean-up wipes after a verification: x1 and the operands.
-fn verify_wipes(program: &BigNumProgram) -> Result<Vec<(u32, usize)>, BenchError> {
-    ["rnd", "msg", "r", "s", "x", "y"]
+/// A verification of `[digest, r, s, x, y]`; `x1`, when known, is the x the program must
+/// leave.
+fn verify_job(program: &BigNumProgram, operands: [Vec<u32>; 5], x1: Option<Vec<u32>>) -> Result<Job, BenchError> {
+    let s = |name| symbol(program, name);
+    let compare_with = Some(operands[1].clone());
+    let inputs = ["msg", "r", "s", "x", "y"]
         .into_iter()
-        .map(|name| Ok((symbol(program, name)?, P256_WORDS)))
-        .collect()
+        .zip(operands)
+        .map(|(name, words)| Ok((s(name)?, words)))
+        .collect::<Result<_, BenchError>>()?;
+    Ok(Job {
+        entry: s("p256_ecdsa_verify")?,
+        inputs,
+        // The program leaves x1 where the pointer at dmem[4] (dptr_rnd) points.
+        output: (s("rnd")?, P256_WORDS),
+        wipes: ["rnd", "msg", "r", "s", "x", "y"]
+            .into_iter()
+            .map(|name| Ok((s(name)?, P256_WORDS)))
+            .collect::<Result<_, BenchError>>()?,
+        expected: x1,
+        compare_with,
+    })
 }
 
 /// r then s, as the program leaves them.
