@@ -877,18 +877,6 @@ mod tests {
 
     #[test]
     fn a_verification_result_fits_only_its_expected_answer() {
-        let phases = |accepted| {
-            Phases::Pubkey(PubkeyPhases {
-                load: Cycles::once(1),
-                input: Cycles::once(2),
-                compute: Cycles::once(3),
-                output: Cycles::once(4),
-                cleanup: Cycles::once(5),
-                imem_words: 6,
-                dmem_words: 7,
-                accepted,
-            })
-        };
         let valid = request(PubkeyOperation::EcdsaP256Verify, None, false);
         let corrupted = request(PubkeyOperation::EcdsaP256Verify, None, true);
         let sign = request(PubkeyOperation::EcdsaP256Sign, None, false);
@@ -933,12 +921,14 @@ mod tests {
     }
 
     /// `hex` with its last byte's lowest bit flipped.
+    #[cfg(feature = "std")]
     fn flipped(hex: &str) -> String {
         let mut bytes = from_hex(hex).unwrap();
         *bytes.last_mut().unwrap() ^= 1;
         to_hex(&bytes)
     }
 
+    #[cfg(feature = "std")]
     fn line_of(b: &PubkeyBenchmark) -> String {
         encode_request(65535, &Request::Benchmark(Benchmark::Pubkey(b.clone())))
     }
