@@ -269,7 +269,7 @@ pub enum P256Vector {
     },
 }
 
-/// The 32-byte operands of `hex` (`name` in messages), `count` of them.
+/// The `N` 32-byte operands `hex` holds (`name` in messages).
 fn operands<const N: usize>(name: &str, hex: &str) -> Result<[Operand; N], String> {
     let bytes = from_hex(hex).map_err(|e| format!("{name}: {e}"))?;
     if bytes.len() != 32 * N {
