@@ -37,7 +37,10 @@ pub use offload::{
     Addressing, OffloadBenchmark, OffloadDesign, OffloadOperation, OffloadPhases, MAX_OFFLOAD_BYTES,
     OFFLOAD_ADDRESS_FIELDS, OFFLOAD_PAGE_BYTES, OFFLOAD_PHASES, OFFLOAD_SIZE_STEP,
 };
-pub use pubkey::{PubkeyBenchmark, PubkeyOperation, PubkeyPhases, RSA_DECRYPT_BITS, RSA_ENCRYPT_BITS};
+pub use pubkey::{
+    p256_scalar_in_range, Operand, OutsideProgram, P256Vector, PubkeyBenchmark, PubkeyOperation, PubkeyPhases, Verdict,
+    P256_ORDER, RSA_DECRYPT_BITS, RSA_ENCRYPT_BITS,
+};
 pub use rng::{GeneratePhases, RngPhases, RngSeededBenchmark, RngTrueRandomBenchmark};
 pub use software::{LengthUnit, Primitive, SoftwareBenchmark, SoftwarePhases, SoftwareVariant};
 

@@ -3,14 +3,19 @@
 //! embeds. Phases: load (instruction memory and static data memory), input (operands), compute
 //! (start to done), output (result read), clean-up (operands and result wiped; for verify the
 //! CPU's comparison of x1 with r first). Every output is checked against the known answer the
-//! datasets crate computed on the host.
+//! datasets crate computed on the host, or, for an ECDSA vector of the user's own, the one the
+//! host worked out and sent with the request: the signature of sign, the answer of verify
+//! (reported unjudged when the vector lies outside what the program implements).
 
 use alloc::format;
+use alloc::string::String;
 use alloc::vec::Vec;
 
 use cyclebench_datasets::pubkey as data;
 use cyclebench_modules::{BigNumAccelerator, BigNumProgram, ModuleError};
-use cyclebench_protocol::{Check, ImplementationKind, Phases, PubkeyBenchmark, PubkeyOperation, PubkeyPhases};
+use cyclebench_protocol::{
+    Check, ImplementationKind, Operand, P256Vector, Phases, PubkeyBenchmark, PubkeyOperation, PubkeyPhases,
+};
 
 use super::{hex_words, BenchError, Outcome, Samples};
 use crate::cycles::Marks;
@@ -28,12 +33,22 @@ const P256_WORDS: usize = 8;
 /// writes, where the output is, what clean-up wipes, and the known answer.
 struct Job {
     entry: u32,
-    inputs: Vec<(u32, &'static [u32])>,
+    inputs: Vec<(u32, Vec<u32>)>,
     output: (u32, usize),
     wipes: Vec<(u32, usize)>,
-    expected: &'static [u32],
+    /// The output expected; `None` for a verification of the user's vector, which is judged
+    /// by its answer alone.
+    expected: Option<Vec<u32>>,
     /// For verify, r: the signature is accepted when x1 equals it.
-    compare_with: Option<&'static [u32]>,
+    compare_with: Option<Vec<u32>>,
+}
+
+/// A big-endian operand as the accelerator's little-endian 32-bit words.
+fn le_words(operand: &Operand) -> Vec<u32> {
+    operand
+        .rchunks(4)
+        .map(|c| u32::from_be_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
 }
 
 fn symbol(program: &BigNumProgram, name: &'static str) -> Result<u32, BenchError> {
@@ -59,56 +74,71 @@ fn adjacent(first: u32, second: u32) -> Result<u32, BenchError> {
 
 fn job(b: &PubkeyBenchmark, program: &BigNumProgram) -> Result<Job, BenchError> {
     let s = |name| symbol(program, name);
-    Ok(match b.operation {
-        PubkeyOperation::EcdsaP256Sign => Job {
-            entry: s("p256_ecdsa_sign")?,
-            // r and s are adjacent 256-bit buffers: one read of both.
-            output: (adjacent(s("r")?, s("s")?)?, 2 * P256_WORDS),
-            inputs: Vec::from([
-                (s("k")?, &data::P256_K[..]),
-                (s("msg")?, &data::P256_MSG[..]),
-                (s("d")?, &data::P256_D[..]),
-            ]),
-            wipes: Vec::from([
-                (s("k")?, P256_WORDS),
-                (s("msg")?, P256_WORDS),
-                (s("d")?, P256_WORDS),
-                (s("r")?, P256_WORDS),
-                (s("s")?, P256_WORDS),
-            ]),
-            expected: &SIGNATURE,
-            compare_with: None,
-        },
-        PubkeyOperation::EcdsaP256Verify => {
-            let (signature_s, expected) = if b.corrupted {
+    let vector = b
+        .vector()
+        .map_err(|e| BenchError::new(cyclebench_protocol::ErrorKind::InvalidParameter, format!("pubkey: {e}")))?;
+    Ok(match (vector, b.operation) {
+        (
+            Some(P256Vector::Sign {
+                digest,
+                private_key,
+                nonce,
+                signature: Some([r, signature_s]),
+            }),
+            _,
+        ) => sign_job(
+            program,
+            [le_words(&nonce), le_words(&digest), le_words(&private_key)],
+            [le_words(&r), le_words(&signature_s)].concat(),
+        )?,
+        (Some(P256Vector::Sign { signature: None, .. }), _) => {
+            return Err(BenchError::new(
+                cyclebench_protocol::ErrorKind::InvalidParameter,
+                String::from("pubkey: a signing vector without the signature to check against"),
+            ));
+        }
+        (
+            Some(P256Vector::Verify {
+                digest,
+                public_key: [x, y],
+                signature: [r, signature_s],
+            }),
+            _,
+        ) => verify_job(
+            program,
+            [
+                le_words(&digest),
+                le_words(&r),
+                le_words(&signature_s),
+                le_words(&x),
+                le_words(&y),
+            ],
+            None,
+        )?,
+        (None, PubkeyOperation::EcdsaP256Sign) => sign_job(
+            program,
+            [data::P256_K.to_vec(), data::P256_MSG.to_vec(), data::P256_D.to_vec()],
+            SIGNATURE.to_vec(),
+        )?,
+        (None, PubkeyOperation::EcdsaP256Verify) => {
+            let (signature_s, x1) = if b.corrupted {
                 (&data::P256_S_CORRUPTED, &data::P256_X1_CORRUPTED)
             } else {
                 (&data::P256_S, &data::P256_R)
             };
-            Job {
-                entry: s("p256_ecdsa_verify")?,
-                inputs: Vec::from([
-                    (s("msg")?, &data::P256_MSG[..]),
-                    (s("r")?, &data::P256_R[..]),
-                    (s("s")?, &signature_s[..]),
-                    (s("x")?, &data::P256_X[..]),
-                    (s("y")?, &data::P256_Y[..]),
-                ]),
-                // The program leaves x1 where the pointer at dmem[4] (dptr_rnd) points.
-                output: (s("rnd")?, P256_WORDS),
-                wipes: Vec::from([
-                    (s("rnd")?, P256_WORDS),
-                    (s("msg")?, P256_WORDS),
-                    (s("r")?, P256_WORDS),
-                    (s("s")?, P256_WORDS),
-                    (s("x")?, P256_WORDS),
-                    (s("y")?, P256_WORDS),
-                ]),
-                expected: &expected[..],
-                compare_with: Some(&data::P256_R[..]),
-            }
+            verify_job(
+                program,
+                [
+                    data::P256_MSG.to_vec(),
+                    data::P256_R.to_vec(),
+                    signature_s.to_vec(),
+                    data::P256_X.to_vec(),
+                    data::P256_Y.to_vec(),
+                ],
+                Some(x1.to_vec()),
+            )?
         }
-        PubkeyOperation::RsaEncrypt | PubkeyOperation::RsaDecrypt => {
+        (None, PubkeyOperation::RsaEncrypt | PubkeyOperation::RsaDecrypt) => {
             let bits = b.size();
             let vector = data::rsa(bits).ok_or_else(|| {
                 BenchError::new(
@@ -119,24 +149,69 @@ fn job(b: &PubkeyBenchmark, program: &BigNumProgram) -> Result<Job, BenchError> 
             let words = usize::from(bits) / 32;
             let limbs = &N_LIMBS[usize::from(bits) / 1024 - 1..][..1];
             let decrypt = b.operation == PubkeyOperation::RsaDecrypt;
-            let mut inputs = Vec::from([(s("n_limbs")?, limbs), (s("modulus")?, vector.modulus)]);
+            let mut inputs = Vec::from([
+                (s("n_limbs")?, limbs.to_vec()),
+                (s("modulus")?, vector.modulus.to_vec()),
+            ]);
             let mut wipes = Vec::from([(s("modulus")?, words), (s("in")?, words), (s("out")?, words)]);
             if decrypt {
-                inputs.push((s("exp")?, vector.private_exponent));
-                inputs.push((s("in")?, vector.ciphertext));
+                inputs.push((s("exp")?, vector.private_exponent.to_vec()));
+                inputs.push((s("in")?, vector.ciphertext.to_vec()));
                 wipes.push((s("exp")?, words));
             } else {
-                inputs.push((s("in")?, vector.plaintext));
+                inputs.push((s("in")?, vector.plaintext.to_vec()));
             }
             Job {
                 entry: s(if decrypt { "rsa_decrypt" } else { "rsa_encrypt" })?,
                 inputs,
                 output: (s("out")?, words),
                 wipes,
-                expected: if decrypt { vector.plaintext } else { vector.ciphertext },
+                expected: Some(if decrypt { vector.plaintext } else { vector.ciphertext }.to_vec()),
                 compare_with: None,
             }
         }
+    })
+}
+
+/// A signature of the digest with the private key and nonce `[k, digest, d]`, whose r and s
+/// must be `signature`.
+fn sign_job(program: &BigNumProgram, [k, digest, d]: [Vec<u32>; 3], signature: Vec<u32>) -> Result<Job, BenchError> {
+    let s = |name| symbol(program, name);
+    Ok(Job {
+        entry: s("p256_ecdsa_sign")?,
+        // r and s are adjacent 256-bit buffers: one read of both.
+        output: (adjacent(s("r")?, s("s")?)?, 2 * P256_WORDS),
+        inputs: Vec::from([(s("k")?, k), (s("msg")?, digest), (s("d")?, d)]),
+        wipes: ["k", "msg", "d", "r", "s"]
+            .into_iter()
+            .map(|name| Ok((s(name)?, P256_WORDS)))
+            .collect::<Result<_, BenchError>>()?,
+        expected: Some(signature),
+        compare_with: None,
+    })
+}
+
+/// A verification of `[digest, r, s, x, y]`; `x1`, when known, is the x the program must
+/// leave.
+fn verify_job(program: &BigNumProgram, operands: [Vec<u32>; 5], x1: Option<Vec<u32>>) -> Result<Job, BenchError> {
+    let s = |name| symbol(program, name);
+    let compare_with = Some(operands[1].clone());
+    let inputs = ["msg", "r", "s", "x", "y"]
+        .into_iter()
+        .zip(operands)
+        .map(|(name, words)| Ok((s(name)?, words)))
+        .collect::<Result<_, BenchError>>()?;
+    Ok(Job {
+        entry: s("p256_ecdsa_verify")?,
+        inputs,
+        // The program leaves x1 where the pointer at dmem[4] (dptr_rnd) points.
+        output: (s("rnd")?, P256_WORDS),
+        wipes: ["rnd", "msg", "r", "s", "x", "y"]
+            .into_iter()
+            .map(|name| Ok((s(name)?, P256_WORDS)))
+            .collect::<Result<_, BenchError>>()?,
+        expected: x1,
+        compare_with,
     })
 }
 
@@ -172,10 +247,11 @@ pub fn run<P: Platform>(platform: &mut P, b: &PubkeyBenchmark, repetitions: u16)
     // the phases measure the transfers into the accelerator, not flash reads.
     let imem: Vec<u32> = program.imem.to_vec();
     let dmem: Vec<u32> = program.dmem.to_vec();
-    let inputs: Vec<(u32, Vec<u32>)> = job.inputs.iter().map(|&(a, w)| (a, w.to_vec())).collect();
-    let inputs: Vec<(u32, &[u32])> = inputs.iter().map(|(a, w)| (*a, &w[..])).collect();
+    let inputs: Vec<(u32, &[u32])> = job.inputs.iter().map(|(a, w)| (*a, &w[..])).collect();
     let zeros = alloc::vec![0u32; job.wipes.iter().map(|w| w.1).max().unwrap_or(0)];
-    let compare_with = job.compare_with.map(<[u32]>::to_vec);
+    let compare_with = job.compare_with.clone();
+    // A vector outside what the program implements: its answer is reported, not judged.
+    let judged = b.unverifiable.is_none();
     let mut output = alloc::vec![0u32; job.output.1];
 
     let mut samples = Samples::new(5, repetitions)?;
@@ -196,14 +272,14 @@ pub fn run<P: Platform>(platform: &mut P, b: &PubkeyBenchmark, repetitions: u16)
         if error_bits != 0 {
             return Err(fault::<P::BigNum>(error_bits));
         }
-        if output != job.expected {
+        if let Some(expected) = job.expected.as_deref().filter(|e| output != *e) {
             return Err(BenchError::wrong_answer(
                 "otbn",
                 b.operation.name(),
-                &format!("output {} expected {}", hex_words(&output), hex_words(job.expected)),
+                &format!("output {} expected {}", hex_words(&output), hex_words(expected)),
             ));
         }
-        if verdict != b.expects_accept() {
+        if judged && verdict != b.expects_accept() {
             return Err(BenchError::wrong_answer(
                 "otbn",
                 b.operation.name(),
@@ -216,7 +292,11 @@ pub fn run<P: Platform>(platform: &mut P, b: &PubkeyBenchmark, repetitions: u16)
     let s = samples.summary();
     Ok(Outcome::Measured {
         implementation: ImplementationKind::Hardware,
-        check: Check::KnownAnswer,
+        check: if judged {
+            Check::KnownAnswer
+        } else {
+            Check::Unverifiable
+        },
         phases: Phases::Pubkey(PubkeyPhases {
             load: s[0],
             input: s[1],
