@@ -876,9 +876,10 @@ mod tests {
             format!(
                 r#"{{"status":"ok","platform":"{platform}","file":"o.bench","line":1,"benchmark":"{}",
                 "config":"rsa_encrypt 1024 reload","module":"bignum","implementation":"{}","verified":true,
-                "phases":{{"compute":1000}},"total_cycles":1000,"software_counterpart":"rsa-1024-encrypt"}}"#,
+                "phases":{{"compute":1000}},"total_cycles":1000,"software_counterpart":"{}"}}"#,
                 BenchmarkKind::Pubkey.name(),
                 Kind::Hardware.name(),
+                Primitive::Rsa1024Encrypt.name(),
             )
             .replace('\n', "")
         };
@@ -886,9 +887,10 @@ mod tests {
             format!(
                 r#"{{"status":"ok","platform":"{platform}","file":"s.bench","line":1,"benchmark":"{}",
                 "module":"cpu","implementation":"{}","verified":true,"phases":{{"run":{total}}},
-                "total_cycles":{total},"primitive":"rsa-1024-encrypt","variant":"rust"}}"#,
+                "total_cycles":{total},"primitive":"{}","variant":"rust"}}"#,
                 BenchmarkKind::Software.name(),
                 Kind::Software.name(),
+                Primitive::Rsa1024Encrypt.name(),
             )
             .replace('\n', "")
         };

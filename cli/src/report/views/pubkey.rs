@@ -11,7 +11,7 @@ use super::{Section, Templates, View};
 use crate::report::model::counterpart;
 use crate::report::stats;
 use crate::results::Record;
-use cyclebench_protocol::ImplementationKind;
+use cyclebench_protocol::{BenchmarkKind, ImplementationKind, Module, PubkeyOperation};
 
 /// The public-key view.
 pub struct HardwareAndSoftware;
@@ -118,8 +118,8 @@ fn secure_boot(records: &[&Record], measured: &[&Record]) -> Vec<BootRow> {
     let mut boot = Vec::new();
     let checks = records.iter().filter(|p| {
         let operation = p.text("operation");
-        (operation == Some("ecdsa_p256_verify") && p.text("expected") == Some("accept"))
-            || operation == Some("rsa_encrypt")
+        (operation == Some(PubkeyOperation::EcdsaP256Verify.name()) && p.text("expected") == Some("accept"))
+            || operation == Some(PubkeyOperation::RsaEncrypt.name())
     });
     for check in checks {
         let Some(signature_hardware) = check.total_cycles else {
@@ -128,8 +128,8 @@ fn secure_boot(records: &[&Record], measured: &[&Record]) -> Vec<BootRow> {
         let signature_software = counterpart(check, measured).map(|(_, _, software)| software);
         let digests = measured.iter().filter(|h| {
             h.file == check.file
-                && h.benchmark == "hash"
-                && h.module.as_deref() == Some("sha2")
+                && h.benchmark_kind() == Some(BenchmarkKind::Hash)
+                && h.module.as_deref() == Some(Module::Sha2.name())
                 && h.implementation == Some(ImplementationKind::Hardware)
         });
         for digest in digests {
@@ -196,14 +196,17 @@ fn row(r: &Record, measured: &[&Record]) -> PubkeyRow {
 mod tests {
     use super::*;
     use crate::results::parse;
+    use cyclebench_protocol::Primitive;
 
     fn hardware(platform: &str, compute: u64) -> Record {
         parse(&format!(
             r#"{{"status":"ok","target":"{platform}","platform":"{platform}","file":"benchmarks/otbn/ecdsa.bench","line":2,
-            "benchmark":"pubkey","config":"ecdsa_p256_verify 256 reload","module":"bignum","implementation":"hardware",
+            "benchmark":"{kind}","config":"ecdsa_p256_verify 256 reload","module":"bignum","implementation":"hardware",
             "verified":true,"phases":{{"load":100,"input":10,"compute":{compute},"output":5,"cleanup":5}},
-            "total_cycles":{},"operation":"ecdsa_p256_verify","expected":"accept","software_counterpart":"ecdsa-p256-verify","accepted":true}}"#,
-            120 + compute
+            "total_cycles":{},"operation":"ecdsa_p256_verify","expected":"accept","software_counterpart":"{primitive}","accepted":true}}"#,
+            120 + compute,
+            kind = BenchmarkKind::Pubkey.name(),
+            primitive = Primitive::EcdsaP256Verify.name(),
         ).replace('\n', ""))
         .expect("a record")
     }
@@ -211,8 +214,11 @@ mod tests {
     fn software(platform: &str, total: u64) -> Record {
         parse(&format!(
             r#"{{"status":"ok","target":"{platform}","platform":"{platform}","file":"benchmarks/otbn/software.bench","line":2,
-            "benchmark":"software","module":"cpu","implementation":"software","verified":true,"phases":{{"run":{total}}},
-            "total_cycles":{total},"primitive":"ecdsa-p256-verify","variant":"rust"}}"#
+            "benchmark":"{kind}","module":"cpu","implementation":"{implementation}","verified":true,"phases":{{"run":{total}}},
+            "total_cycles":{total},"primitive":"{primitive}","variant":"rust"}}"#,
+            kind = BenchmarkKind::Software.name(),
+            implementation = ImplementationKind::Software.name(),
+            primitive = Primitive::EcdsaP256Verify.name(),
         ).replace('\n', ""))
         .expect("a record")
     }
@@ -235,14 +241,15 @@ mod tests {
         let alone = [&hw, &sw_other];
         let section = HardwareAndSoftware.section(&[&hw], &alone).expect("a section");
         assert_eq!(section.body["rows"][0]["speedup"], serde_json::Value::Null);
-        assert_eq!(section.body["unmeasured"][0], "ecdsa-p256-verify");
+        assert_eq!(section.body["unmeasured"][0], Primitive::EcdsaP256Verify.name());
     }
 
     fn digest(implementation: &str, total: u64) -> Record {
         parse(&format!(
             r#"{{"status":"ok","target":"earlgrey","platform":"earlgrey","file":"benchmarks/otbn/ecdsa.bench","line":1,
-            "benchmark":"hash","config":"sha2 tight 4096 B seed 7","module":"sha2","implementation":"{implementation}",
-            "verified":true,"phases":{{"input":{total}}},"total_cycles":{total},"bytes":4096}}"#
+            "benchmark":"{kind}","config":"sha2 tight 4096 B seed 7","module":"sha2","implementation":"{implementation}",
+            "verified":true,"phases":{{"input":{total}}},"total_cycles":{total},"bytes":4096}}"#,
+            kind = BenchmarkKind::Hash.name(),
         ).replace('\n', ""))
         .expect("a record")
     }
@@ -250,7 +257,10 @@ mod tests {
     #[test]
     fn a_file_with_digests_and_signature_checks_adds_them_up_in_both_worlds() {
         let (hw, sw) = (hardware("earlgrey", 880), software("earlgrey", 20_000));
-        let (hash_hw, hash_sw) = (digest("hardware", 500), digest("software", 9_500));
+        let (hash_hw, hash_sw) = (
+            digest(ImplementationKind::Hardware.name(), 500),
+            digest(ImplementationKind::Software.name(), 9_500),
+        );
         let measured = [&hash_hw, &hash_sw, &hw, &sw];
         let boot = secure_boot(&[&hw], &measured);
         assert_eq!(boot.len(), 1);
