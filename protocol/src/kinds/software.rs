@@ -120,7 +120,7 @@ primitives! {
     EcdsaP256Verify = "ecdsa-p256-verify", Fixed, Nothing, [Data], None;
     /// ECDSA P-256 signature of one digest with a given nonce (RustCrypto `p256`).
     EcdsaP256Sign = "ecdsa-p256-sign", Fixed, Nothing, [Data], None;
-    /// RSA-1024 encryption, e = 65537 (`num-bigint` modular exponentiation).
+    /// RSA-1024 encryption, e = 65537 (the suite's own Montgomery exponentiation).
     Rsa1024Encrypt = "rsa-1024-encrypt", Fixed, Nothing, [Data], None;
     /// RSA-2048 encryption, e = 65537.
     Rsa2048Encrypt = "rsa-2048-encrypt", Fixed, Nothing, [Data], None;
