@@ -589,17 +589,38 @@ fn size_sweep(members: &[&Record]) -> Option<Vec<CpbPoint>> {
     (points.len() >= 2).then_some(points)
 }
 
+/// What makes two records the same operation run two ways (on the accelerator and in
+/// software): benchmark, dataset, configuration and module.
+type OperationKey<'a> = (&'a str, Option<&'a str>, Option<&'a str>, Option<&'a str>);
+
+fn operation_key(r: &Record) -> OperationKey<'_> {
+    (
+        r.benchmark.as_str(),
+        r.dataset.as_deref(),
+        r.config.as_deref(),
+        r.module.as_deref(),
+    )
+}
+
+/// Whether two records are the same operation (benchmark, dataset, configuration and module),
+/// whichever way each ran.
+pub fn same_operation(a: &Record, b: &Record) -> bool {
+    operation_key(a) == operation_key(b)
+}
+
+/// One side of a speed-up: where the record is, what ran, its total.
+fn side(r: &Record, total: u64) -> Side {
+    Side {
+        location: r.location(),
+        name: r.implementation_name.clone().unwrap_or_default(),
+        total,
+    }
+}
+
 fn speedups(measured: &[&Record]) -> Vec<Speedup> {
-    // The same operation: benchmark, dataset, configuration and module all equal.
-    type Key<'a> = (&'a str, Option<&'a str>, Option<&'a str>, Option<&'a str>);
-    let mut operations: Vec<Key> = Vec::new();
+    let mut operations: Vec<OperationKey> = Vec::new();
     for r in measured {
-        let key = (
-            r.benchmark.as_str(),
-            r.dataset.as_deref(),
-            r.config.as_deref(),
-            r.module.as_deref(),
-        );
+        let key = operation_key(r);
         if !operations.contains(&key) {
             operations.push(key);
         }
@@ -608,12 +629,7 @@ fn speedups(measured: &[&Record]) -> Vec<Speedup> {
     for key in operations {
         let of = |kind: Kind, name: Option<&str>| {
             stats::representative(measured.iter().copied().filter(|r| {
-                (
-                    r.benchmark.as_str(),
-                    r.dataset.as_deref(),
-                    r.config.as_deref(),
-                    r.module.as_deref(),
-                ) == key
+                operation_key(r) == key
                     && r.implementation == Some(kind)
                     && name.is_none_or(|n| r.implementation_name.as_deref() == Some(n))
             }))
@@ -638,11 +654,6 @@ fn speedups(measured: &[&Record]) -> Vec<Speedup> {
             };
             let Some(sw_total) = sw.total_cycles else {
                 continue;
-            };
-            let side = |r: &Record, total: u64| Side {
-                location: r.location(),
-                name: r.implementation_name.clone().unwrap_or_default(),
-                total,
             };
             let operation = format!("{} {}", key.0, sw.description());
             pairs.push(Speedup {
@@ -669,11 +680,6 @@ fn counterpart_speedups(measured: &[&Record]) -> Vec<Speedup> {
     for hw in measured.iter().filter(|r| r.implementation == Some(Kind::Hardware)) {
         let Some((sw, hw_total, sw_total)) = counterpart(hw, measured) else {
             continue;
-        };
-        let side = |r: &Record, total: u64| Side {
-            location: r.location(),
-            name: r.implementation_name.clone().unwrap_or_default(),
-            total,
         };
         let operation = format!("{} {}", hw.benchmark, hw.description());
         pairs.push(Speedup {

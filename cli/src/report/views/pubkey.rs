@@ -8,7 +8,7 @@
 use serde::Serialize;
 
 use super::{Section, Templates, View};
-use crate::report::model::counterpart;
+use crate::report::model::{counterpart, same_operation};
 use crate::report::stats;
 use crate::results::Record;
 use cyclebench_protocol::{BenchmarkKind, ImplementationKind, Module, PubkeyOperation};
@@ -101,13 +101,9 @@ impl View for HardwareAndSoftware {
 }
 
 /// Whether a record is the same request as `of` run the other way (in software instead of on
-/// the accelerator, or the reverse): same file, kind, configuration and module.
-fn same_operation(r: &Record, of: &Record) -> bool {
-    r.file == of.file
-        && r.benchmark == of.benchmark
-        && r.config == of.config
-        && r.module == of.module
-        && r.dataset == of.dataset
+/// the accelerator, or the reverse) in the same file.
+fn same_request(r: &Record, of: &Record) -> bool {
+    r.file == of.file && same_operation(r, of)
 }
 
 /// The secure-boot composite: every SHA-256 digest on the accelerator in a file with every
@@ -137,7 +133,7 @@ fn secure_boot(records: &[&Record], measured: &[&Record]) -> Vec<BootRow> {
                 continue;
             };
             let hash_software = stats::representative(measured.iter().copied().filter(|s| {
-                s.implementation == Some(ImplementationKind::Software) && s.verified && same_operation(s, digest)
+                s.implementation == Some(ImplementationKind::Software) && s.verified && same_request(s, digest)
             }))
             .and_then(|s| s.total_cycles);
             let total_hardware = hash_hardware + signature_hardware;
