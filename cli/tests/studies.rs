@@ -100,14 +100,11 @@ fn the_statements_are_told_apart_from_labels_and_prose() {
     );
 }
 
-#[test]
-fn the_rendered_document_states_the_stored_documents_numbers() {
-    let expected = std::fs::read_to_string(fixtures().join("reproduction.md")).unwrap();
-    let out = tempfile::tempdir().unwrap();
-    let rendered = render(out.path());
-    let (expected, rendered) = (studies(&expected), studies(&rendered));
+/// Asserts that `rendered` states what `expected` states, study by study.
+fn assert_same_statements(expected: &str, rendered: &str) {
+    let (expected, rendered) = (studies(expected), studies(rendered));
     let headings = |parts: &[(String, String)]| parts.iter().map(|(h, _)| h.clone()).collect::<Vec<_>>();
-    assert_eq!(headings(&rendered), headings(&expected));
+    assert_eq!(headings(rendered.as_slice()), headings(expected.as_slice()));
     for ((heading, want), (_, got)) in expected.iter().zip(&rendered) {
         let (want, got) = (statements(want), statements(got));
         if let Some(at) = want.iter().zip(&got).position(|(a, b)| a != b) {
@@ -121,6 +118,14 @@ fn the_rendered_document_states_the_stored_documents_numbers() {
         }
         assert_eq!(got.len(), want.len(), "{heading}: number of statements");
     }
+}
+
+#[test]
+fn the_rendered_document_states_the_stored_documents_numbers() {
+    let expected = std::fs::read_to_string(fixtures().join("reproduction.md")).unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let rendered = render(out.path());
+    assert_same_statements(&expected, &rendered);
     for plot in [
         "offload-overhead.svg",
         "offload-speedup.svg",
@@ -217,4 +222,48 @@ fn figures_the_results_do_not_hold_are_marked_not_measured() {
         rendered.contains("Nothing to compare: the runs hold none of the figures above."),
         "{rendered}"
     );
+}
+
+/// The OTBN document over its stored runs (`scripts/reproduce.sh otbn`: the chip model's, and
+/// ibex-sim's when `with_ibex`).
+fn render_otbn(out: &Path, with_ibex: bool) -> String {
+    let doc = out.join("otbn.md");
+    let mut args: Vec<String> = ["study", "render", "studies/otbn", "--results"]
+        .map(String::from)
+        .to_vec();
+    args.push("otbn=cli/tests/fixtures/studies/otbn".into());
+    if with_ibex {
+        args.extend([
+            "--results".into(),
+            "otbn_ibex=cli/tests/fixtures/studies/otbn-ibex".into(),
+        ]);
+    }
+    args.extend(["--out".into(), doc.display().to_string()]);
+    cyclebench_ok(&args);
+    std::fs::read_to_string(doc).unwrap()
+}
+
+#[test]
+fn the_otbn_document_states_the_stored_documents_numbers() {
+    let expected = std::fs::read_to_string(fixtures().join("reproduction-otbn.md")).unwrap();
+    let out = tempfile::tempdir().unwrap();
+    assert_same_statements(&expected, &render_otbn(out.path(), true));
+}
+
+#[test]
+fn the_otbn_document_without_the_ibex_run_leaves_its_section_out_and_pairs_on_the_chip_only() {
+    let out = tempfile::tempdir().unwrap();
+    let rendered = render_otbn(out.path(), false);
+    assert!(!rendered.contains("ibex-sim"), "{rendered}");
+    // Every OTBN operation of the chip's run has its counterpart measured on the chip, but
+    // RSA-2048 decryption, whose software is measured on ibex-sim only.
+    let rows: Vec<&str> = rendered
+        .lines()
+        .filter(|l| l.starts_with("| ECDSA") || l.starts_with("| RSA"))
+        .collect();
+    assert_eq!(rows.len(), 9, "{rendered}");
+    for row in &rows {
+        let paired = row.trim_end_matches(" |").ends_with('×');
+        assert_eq!(paired, !row.starts_with("| RSA-2048 decrypt"), "{row}");
+    }
 }
