@@ -194,6 +194,45 @@ fn report_of_hardware_and_software_runs_shows_the_speed_up() {
     assert_has(&phases, "msg-256 sha2 api-conform on hmac (line 3)");
 }
 
+/// The rows of the public-key table of a report: (location, software cell, speed-up cell).
+fn pubkey_rows(markdown: &str) -> Vec<(String, String, String)> {
+    let table = &markdown[markdown
+        .find("## Public-key operations against software")
+        .expect("the pubkey section")..];
+    table
+        .lines()
+        .skip_while(|l| !l.starts_with("|---"))
+        .skip(1)
+        .take_while(|l| l.starts_with('|'))
+        .map(|l| {
+            let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+            let n = cells.len();
+            (cells[1].to_owned(), cells[n - 3].to_owned(), cells[n - 2].to_owned())
+        })
+        .collect()
+}
+
+#[test]
+fn report_of_the_otbn_sets_pairs_every_suite_vector_and_says_why_a_users_vector_has_no_pair() {
+    // A real run of benchmarks/otbn/*.bench on earlgrey-sim-unmasked (fixtures/README.md).
+    let dir = copy_of("studies/otbn");
+    let markdown = report(dir.path());
+    let rows = pubkey_rows(&markdown);
+    assert!(rows.len() >= 20, "{markdown}");
+    for (location, software, speedup) in &rows {
+        if location.starts_with("vectors.bench") {
+            assert_eq!(software, "none: a vector of your own", "{location}");
+            assert_eq!(speedup, "", "{location}");
+        } else if location.starts_with("rsa_decrypt_2048.bench") {
+            // Its counterpart is measured on ibex-sim only.
+            assert_eq!(software, "not measured here", "{location}");
+        } else {
+            assert!(speedup.ends_with('×'), "{location}: {speedup:?}");
+        }
+    }
+    assert_has(&markdown, "No software record on this platform for: rsa-2048-decrypt");
+}
+
 #[test]
 fn a_directory_without_results_is_a_clear_error() {
     let dir = tempfile::tempdir().unwrap();
