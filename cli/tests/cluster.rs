@@ -93,8 +93,11 @@ fn set(dir: &Path) -> Vec<String> {
 
 const OUTS: [&str; 5] = ["sha2.out", "aes_modes.out", "micro.out", "mixed.out", "ordered.out"];
 
-fn with<'a>(mut args: Vec<&'a str>, files: &'a [String]) -> Vec<&'a str> {
-    args.extend(files.iter().map(String::as_str));
+/// `run --target qemu-virt --no-report --out OUT`, the further `options`, then `files`.
+fn qemu_run<'a>(out: &'a str, options: &[&'a str], files: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec!["run", "--target", "qemu-virt", "--no-report", "--out", out];
+    args.extend_from_slice(options);
+    args.extend_from_slice(files);
     args
 }
 
@@ -102,39 +105,14 @@ fn with<'a>(mut args: Vec<&'a str>, files: &'a [String]) -> Vec<&'a str> {
 fn three_shards_merged_are_what_one_machine_writes() {
     let tmp = tempfile::tempdir().unwrap();
     let files = set(tmp.path());
+    let files: Vec<&str> = files.iter().map(String::as_str).collect();
     let dir = |name: &str| tmp.path().join(name).display().to_string();
     let one = dir("one");
-    run(&with(
-        vec![
-            "run",
-            "--target",
-            "qemu-virt",
-            "--jobs",
-            "2",
-            "--no-report",
-            "--out",
-            &one,
-        ],
-        &files,
-    ));
+    run(&qemu_run(&one, &["--jobs", "2"], &files));
     let shards: Vec<String> = (0..3).map(|i| dir(&format!("shard-{i}"))).collect();
     for (i, out) in shards.iter().enumerate() {
         let shard = format!("{i}/3");
-        run(&with(
-            vec![
-                "run",
-                "--target",
-                "qemu-virt",
-                "--jobs",
-                "1",
-                "--no-report",
-                "--shard",
-                &shard,
-                "--out",
-                out,
-            ],
-            &files,
-        ));
+        run(&qemu_run(out, &["--jobs", "1", "--shard", &shard], &files));
         let m = meta(Path::new(out));
         assert_eq!(
             (m["shard"]["index"].as_u64(), m["shard"]["count"].as_u64()),
@@ -165,10 +143,7 @@ fn three_shards_merged_are_what_one_machine_writes() {
     assert_eq!(m["requests"], meta(Path::new(&one))["requests"]);
 
     // Neither a shard nor a merge writes over results.
-    let e = fails(&with(
-        vec!["run", "--target", "qemu-virt", "--shard", "0/3", "--out", &shards[0]],
-        &files,
-    ));
+    let e = fails(&qemu_run(&shards[0], &["--shard", "0/3"], &files));
     assert!(e.contains("already holds a run; continue it with --resume"), "{e}");
     let again = fails(&["merge", &shards[0], &shards[1], &shards[2], "--out", &merged]);
     assert!(again.contains("already holds results"), "{again}");
@@ -191,19 +166,7 @@ fn three_shards_merged_are_what_one_machine_writes() {
     let twice = fails(&["merge", &shards[0], &shards[0], "--out", &dir("twice")]);
     assert!(twice.contains("are both shard 0/3"), "{twice}");
     let other = dir("other-cut");
-    run(&with(
-        vec![
-            "run",
-            "--target",
-            "qemu-virt",
-            "--no-report",
-            "--shard",
-            "0/2",
-            "--out",
-            &other,
-        ],
-        &files,
-    ));
+    run(&qemu_run(&other, &["--shard", "0/2"], &files));
     let cut = fails(&["merge", &shards[0], &other, "--out", &dir("cut")]);
     assert!(cut.contains("parts of runs cut differently"), "{cut}");
     // Shard 1 as if measured elsewhere.
@@ -278,18 +241,8 @@ fn a_run_killed_outright_resumes_to_what_an_uninterrupted_run_writes() {
     let long = long_set(tmp.path());
     let long = long.to_str().unwrap();
     let whole = tmp.path().join("whole");
-    run(&[
-        "run",
-        "--target",
-        "qemu-virt",
-        "--jobs",
-        "2",
-        "--no-report",
-        "--out",
-        whole.to_str().unwrap(),
-        long,
-        "benchmarks/micro.bench",
-    ]);
+    let files = [long, "benchmarks/micro.bench"];
+    run(&qemu_run(whole.to_str().unwrap(), &["--jobs", "2"], &files));
 
     let killed = tmp.path().join("killed");
     let written = || {
@@ -317,19 +270,7 @@ fn a_run_killed_outright_resumes_to_what_an_uninterrupted_run_writes() {
         written()
     };
     let killed_s = killed.to_str().unwrap();
-    let first = [
-        "run",
-        "--target",
-        "qemu-virt",
-        "--jobs",
-        "2",
-        "--no-report",
-        "--out",
-        killed_s,
-        long,
-        "benchmarks/micro.bench",
-    ];
-    let cut = kill_at(&first, 200);
+    let cut = kill_at(&qemu_run(killed_s, &["--jobs", "2"], &files), 200);
     assert!((200..1500).contains(&cut), "killed after {cut} records");
     assert_eq!(meta(&killed)["finished"], false);
 
