@@ -17,7 +17,7 @@ as_root() {
 # of sharded runs on a cluster (scripts/slurm-test.sh starts its own daemons with its own
 # configuration).
 packages=(qemu-system-misc build-essential pkg-config git python3-venv chromium binutils-riscv64-unknown-elf
-  slurmctld slurmd slurm-client)
+  slurmctld slurmd slurm-client clang)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -24,6 +24,7 @@ pub fn table(records: &[Record]) -> Table {
             (Status::Ok, Some(Check::KnownAnswer)) => "ok, verified",
             (Status::Ok, Some(Check::Plausibility)) => "ok, plausible",
             (Status::Ok, Some(Check::Unverifiable)) => "ok, unverifiable",
+            (Status::Ok, Some(Check::Unverified)) => "ok, UNVERIFIED",
             (Status::Ok, None) => "ok",
             (Status::Unsupported, _) => "unsupported",
             (Status::Error, _) => "ERROR",

@@ -234,6 +234,9 @@ pub enum Check {
     /// from its standard (an entropy-seeded generator that ignores its entropy), so the
     /// cycles are reported with the output unchecked.
     Unverifiable,
+    /// An implementation from outside the tree that declares neither an algorithm the suite
+    /// knows nor known-answer vectors of its own: measured, its output unchecked.
+    Unverified,
 }
 
 /// A measured benchmark result. All cycle counts are raw: the host subtracts `overhead` per

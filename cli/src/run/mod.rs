@@ -869,6 +869,7 @@ fn checked(check: Option<Check>) -> &'static str {
         Some(Check::KnownAnswer) => ", verified",
         Some(Check::Plausibility) => ", plausible (no known answer on this hardware)",
         Some(Check::Unverifiable) => ", unverifiable on this hardware",
+        Some(Check::Unverified) => ", unverified (no reference algorithm and no vectors of its own)",
         None => "",
     }
 }

@@ -55,7 +55,7 @@ impl<P: Platform> Runner<'_, P> {
     }
 
     fn benchmark(&mut self, name: &str, benchmark: Benchmark, overhead: u32) {
-        let verdict = match benchmarks::run(self.platform, &benchmark, overhead) {
+        let verdict = match benchmarks::run(self.platform, &benchmark, overhead, &[]) {
             Ok(BenchmarkResults::Measured(_)) => Verdict::Pass,
             Ok(BenchmarkResults::Unsupported { reason, .. }) => Verdict::Skip(reason),
             Err(e) => Verdict::Fail(format!("{:?}: {}", e.kind, e.detail)),

@@ -11,6 +11,7 @@ use cyclebench_protocol::{
 };
 
 use crate::benchmarks;
+use crate::Implementation;
 use crate::line::{LineReader, TooLong};
 use crate::platform::Platform;
 
@@ -46,7 +47,7 @@ pub fn hello<P: Platform>(platform: &P, overhead: u32) -> Reply {
 }
 
 /// Serves requests forever (until `Suspend`).
-pub fn run<P: Platform>(platform: &mut P, overhead: u32) -> ! {
+pub fn run<P: Platform>(platform: &mut P, overhead: u32, implementations: &[Implementation]) -> ! {
     // The suite's own code (decoding, replies, set-up) runs from flash; a cache speeds it up.
     // Every benchmark runs with it off again, as calibration did.
     platform.instruction_cache(true);
@@ -107,7 +108,7 @@ pub fn run<P: Platform>(platform: &mut P, overhead: u32) -> ! {
                             // Outside every measured window: the host now knows to wait.
                             send(platform, Some(id), &Reply::Accepted);
                             platform.instruction_cache(false);
-                            let outcome = benchmarks::run(platform, &b, overhead);
+                            let outcome = benchmarks::run(platform, &b, overhead, implementations);
                             platform.instruction_cache(true);
                             match outcome {
                                 Ok(results) => {

@@ -7,6 +7,7 @@
 
 mod aes;
 mod hash;
+mod implementation;
 mod leakage;
 mod library;
 mod micro;
@@ -25,6 +26,7 @@ pub use aes::{
     AesBenchmark, AesData, AesPerBlockPhases, AesTotalPhases, CipherMode, Direction, Granularity, Trigger,
     MAX_AES_INLINE_BYTES,
 };
+pub use implementation::{valid_impl_name, ImplBenchmark, ImplPhases, MAX_IMPL_NAME};
 pub use hash::{FifoTrace, HashAlgorithm, HashBenchmark, HashPhases, HashStyle};
 pub use leakage::{
     crop_index, welch_abs_t_x100, ClassTiming, LeakOperation, LeakVariant, LeakageBenchmark, LeakagePhases, Moments,
@@ -230,6 +232,10 @@ register! {
         /// A public-key operation (ECDSA P-256, RSA) on a big-number accelerator, from program
         /// load to clean-up.
         Pubkey(PubkeyBenchmark),
+        /// An implementation from outside the tree, behind one of the fixed interfaces: one
+        /// timed call (and its key schedule apart).
+        #[cfg_attr(feature = "serde", serde(rename = "impl"))]
+        Implementation(ImplBenchmark),
     }
     shapes {
         /// Hashing (thesis Tables 6.1, 6.2).
@@ -250,6 +256,8 @@ register! {
         Offload(OffloadPhases),
         /// A public-key operation: load, input, compute, output, clean-up.
         Pubkey(PubkeyPhases),
+        /// An implementation from outside the tree: its call and its key schedule.
+        Implementation(ImplPhases),
     }
 }
 

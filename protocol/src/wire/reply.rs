@@ -139,6 +139,7 @@ fn encode_measured(out: &mut String, m: &Measured) {
         Check::KnownAnswer => " k",
         Check::Plausibility => " p",
         Check::Unverifiable => " u",
+        Check::Unverified => " n",
     });
     push_number(out, m.overhead);
     push_number(out, m.repetitions);
@@ -258,6 +259,7 @@ fn decode_measured(mut t: Tokens<'_>) -> Result<Measured, WireError> {
         "k" => Check::KnownAnswer,
         "p" => Check::Plausibility,
         "u" => Check::Unverifiable,
+        "n" => Check::Unverified,
         _ => return Err(WireError::Malformed("check")),
     };
     let overhead = t.number("overhead")?;

@@ -3,6 +3,7 @@
 
 mod aes;
 mod hash;
+mod implementation;
 mod leakage;
 mod micro;
 mod offload;
@@ -21,6 +22,7 @@ use cyclebench_protocol::{
 };
 
 use crate::platform::{Platform, Provided};
+use crate::Implementation;
 use crate::software::SoftwareModules;
 
 /// Why a benchmark request produced no result.
@@ -141,6 +143,7 @@ pub fn run<P: Platform>(
     platform: &mut P,
     benchmark: &Benchmark,
     overhead: u32,
+    implementations: &[Implementation],
 ) -> Result<BenchmarkResults, BenchError> {
     let repetitions = benchmark.repetitions();
     let outcome = match benchmark {
@@ -150,7 +153,8 @@ pub fn run<P: Platform>(
         Benchmark::RngTrueRandom(b) => rng::run_true_random(platform, b, repetitions)?,
         Benchmark::Micro(_) => micro::run(repetitions)?,
         Benchmark::Software(b) => software::run(b, repetitions)?,
-        Benchmark::Leakage(b) => leakage::run(platform, b, overhead)?,
+        Benchmark::Leakage(b) => leakage::run(platform, b, overhead, implementations)?,
+        Benchmark::Implementation(b) => implementation::run(b, repetitions, implementations)?,
         Benchmark::Offload(b) => offload::run(platform, b, repetitions, overhead)?,
         Benchmark::Pubkey(b) => pubkey::run(platform, b, repetitions)?,
     };

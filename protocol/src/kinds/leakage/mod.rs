@@ -115,9 +115,18 @@ operations! {
     /// The KMAC accelerator in KMAC256 mode (SP 800-185) with a 256-bit key and a 256-bit
     /// output, over a fixed message.
     Kmac = "kmac", Fixed, [Key], Some(Module::Sha3);
+    /// An implementation from outside the tree (the request's `impl`), over `length` bytes
+    /// where its interface takes data; which secrets it has depends on its interface, which
+    /// the suite knows.
+    Implementation = "impl", Bytes, [Key, Data], None;
 }
 
 impl LeakOperation {
+    /// The operation of a request that names an implementation from outside the tree.
+    pub fn outside() -> Self {
+        Self::Implementation
+    }
+
     /// Whether the operation runs on an accelerator (variant `hardware`).
     pub fn accelerator(self) -> bool {
         self.module().is_some()
@@ -153,14 +162,22 @@ pub enum LeakVariant {
     Software(SoftwareVariant),
     /// The chip's accelerator (operations `aes`, `hmac`, `kmac`).
     Hardware,
+    /// An implementation from outside the tree (operation `impl`).
+    Implementation,
 }
 
 impl LeakVariant {
+    /// The variant of a request that names an implementation from outside the tree.
+    pub fn outside() -> Self {
+        Self::Implementation
+    }
+
     /// Stable name, as on the wire and in results files.
     pub fn name(self) -> &'static str {
         match self {
             Self::Software(v) => v.name(),
             Self::Hardware => "hardware",
+            Self::Implementation => "impl",
         }
     }
 
@@ -169,13 +186,14 @@ impl LeakVariant {
         SoftwareVariant::ALL
             .into_iter()
             .map(Self::Software)
-            .chain([Self::Hardware])
+            .chain([Self::Hardware, Self::Implementation])
     }
 
     /// The variant called `name`.
     pub fn from_name(name: &str) -> Option<Self> {
         match name {
             "hardware" => Some(Self::Hardware),
+            "impl" => Some(Self::Implementation),
             _ => SoftwareVariant::from_name(name).map(Self::Software),
         }
     }
@@ -237,10 +255,20 @@ impl Secret {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 pub struct LeakageBenchmark {
-    /// What to time.
+    /// What to time (`impl` when the request names an implementation from outside the tree,
+    /// which is also its default).
+    #[cfg_attr(feature = "serde", serde(default = "LeakOperation::outside"))]
     pub operation: LeakOperation,
-    /// Which implementation of it.
+    /// Which implementation of it (`impl` for one from outside the tree, also its default).
+    #[cfg_attr(feature = "serde", serde(default = "LeakVariant::outside"))]
     pub variant: LeakVariant,
+    /// The implementation from outside the tree to time, by its `impl.toml` name; given, it
+    /// stands for `operation` and `variant`.
+    #[cfg_attr(
+        feature = "serde",
+        serde(rename = "impl", default, skip_serializing_if = "Option::is_none")
+    )]
+    pub implementation: Option<String>,
     /// Which input is secret: fixed in class 0, random in class 1.
     pub secret: Secret,
     /// Bytes or limbs, as for the `software` kind; absent for fixed-size operations.
@@ -276,13 +304,19 @@ impl Kind for LeakageBenchmark {
     }
 
     fn describe(&self) -> Description {
-        let mut config = format!("{} {}", self.operation.name(), self.variant.name());
+        let mut config = match &self.implementation {
+            Some(name) => format!("impl {name}"),
+            None => format!("{} {}", self.operation.name(), self.variant.name()),
+        };
         let mut fields = Vec::from([
             ("operation", Field::Text(String::from(self.operation.name()))),
             ("variant", Field::Text(String::from(self.variant.name()))),
             ("secret", Field::Text(String::from(self.secret.name()))),
             ("seed", Field::Number(u64::from(self.seed))),
         ]);
+        if let Some(name) = &self.implementation {
+            fields.push(("impl", Field::Text(name.clone())));
+        }
         match (self.operation.length_unit(), self.length) {
             (LengthUnit::Bytes, Some(n)) => {
                 fields.push(("length_bytes", Field::Number(u64::from(n))));
@@ -317,6 +351,36 @@ impl Kind for LeakageBenchmark {
                 "\"measurements\" must be {MIN_LEAK_MEASUREMENTS} to {MAX_LEAK_MEASUREMENTS}, got {}",
                 self.measurements
             ));
+        }
+        let outside = (
+            self.operation == LeakOperation::Implementation,
+            self.variant == LeakVariant::Implementation,
+        );
+        match (&self.implementation, outside) {
+            (Some(name), (true, true)) => {
+                return match self.length {
+                    _ if !crate::valid_impl_name(name) => Err(format!(
+                        "\"impl\" must be 1 to {} lowercase letters, digits and '-', got \"{name}\"",
+                        crate::MAX_IMPL_NAME
+                    )),
+                    Some(n) if n > crate::MAX_SOFTWARE_BYTES => Err(format!(
+                        "\"length\" must be 0 to {} bytes, got {n}",
+                        crate::MAX_SOFTWARE_BYTES
+                    )),
+                    _ => Ok(()),
+                };
+            }
+            (Some(_), _) => {
+                return Err(String::from(
+                    "a request naming \"impl\" takes no \"operation\" or \"variant\": the implementation is both",
+                ))
+            }
+            (None, (false, false)) => {}
+            (None, _) => {
+                return Err(String::from(
+                    "operation and variant \"impl\" need \"impl\": the name of an implementation given with --impl",
+                ))
+            }
         }
         if !self.operation.secrets().contains(&self.secret) {
             let names: Vec<&str> = self.operation.secrets().iter().map(|s| s.name()).collect();
@@ -374,6 +438,9 @@ impl Kind for LeakageBenchmark {
         wire::push(out, self.variant.name());
         wire::push(out, self.secret.name());
         let _ = write!(out, " {} {}", self.measurements, self.seed);
+        if let Some(name) = &self.implementation {
+            wire::push(out, name);
+        }
         Options {
             length: self.length,
             ..Options::default()
@@ -388,10 +455,15 @@ impl Kind for LeakageBenchmark {
         let secret = wire::flag(t, "secret", ("key", Secret::Key), ("data", Secret::Data))?;
         let measurements: u32 = t.number("measurements")?;
         let seed: u32 = t.number("seed")?;
+        let implementation = match operation {
+            LeakOperation::Implementation => Some(String::from(t.next("implementation name")?)),
+            _ => None,
+        };
         let length = Options::decode(t, "l")?.length;
         let request = Self {
             operation,
             variant,
+            implementation,
             secret,
             length,
             measurements,

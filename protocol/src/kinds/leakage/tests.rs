@@ -24,6 +24,7 @@ fn timing(samples: &[u32]) -> ClassTiming {
 
 fn request(operation: LeakOperation, secret: Secret, length: Option<u32>) -> LeakageBenchmark {
     LeakageBenchmark {
+        implementation: None,
         operation,
         variant: LeakVariant::Software(SoftwareVariant::Rv32i),
         secret,
@@ -173,18 +174,22 @@ fn requests_round_trip_and_are_range_checked() {
             Some(32),
         ),
         LeakageBenchmark {
+            implementation: None,
             variant: LeakVariant::Hardware,
             ..request(LeakOperation::Aes, Secret::Data, Some(64))
         },
         LeakageBenchmark {
+            implementation: None,
             variant: LeakVariant::Hardware,
             ..request(LeakOperation::Hmac, Secret::Key, None)
         },
         LeakageBenchmark {
+            implementation: None,
             variant: LeakVariant::Hardware,
             ..request(LeakOperation::Kmac, Secret::Key, None)
         },
         LeakageBenchmark {
+            implementation: None,
             measurements: MAX_LEAK_MEASUREMENTS,
             seed: u32::MAX,
             ..request(LeakOperation::Primitive(Primitive::KeccakF1600), Secret::Data, None)
@@ -260,6 +265,7 @@ fn results_round_trip_and_are_checked() {
     let fits = request(LeakOperation::CompareLeaky, Secret::Data, None);
     assert!(Benchmark::Leakage(fits.clone()).accepts(&Phases::Leakage(r.clone())));
     let other = LeakageBenchmark {
+        implementation: None,
         measurements: 10_001,
         ..fits
     };
@@ -345,5 +351,5 @@ fn operation_and_variant_names_are_unique_and_round_trip() {
     for v in LeakVariant::all() {
         assert_eq!(LeakVariant::from_name(v.name()), Some(v));
     }
-    assert_eq!(LeakOperation::all().count(), Primitive::ALL.len() + 5);
+    assert_eq!(LeakOperation::all().count(), Primitive::ALL.len() + 6);
 }

@@ -66,7 +66,10 @@ pub(super) fn run<P: Platform>(platform: &mut P, b: &LeakageBenchmark, overhead:
             };
             test::<P, _>(b, overhead, Mac::kmac(kmac)?)
         }
-        LeakOperation::Primitive(_) | LeakOperation::CompareLeaky | LeakOperation::CompareConstantTime => {
+        LeakOperation::Primitive(_)
+        | LeakOperation::CompareLeaky
+        | LeakOperation::CompareConstantTime
+        | LeakOperation::Implementation => {
             return Err(BenchError::new(
                 ErrorKind::InvalidParameter,
                 format!("leakage: {} is software, not an accelerator", b.operation.name()),

@@ -41,16 +41,25 @@ use cyclebench_swcrypto::{compare, with_harness, Variant};
 
 use statistics::Statistics;
 
+use super::implementation::{self, Call, Outside};
 use super::window::timed;
 use super::{BenchError, Outcome};
 use crate::platform::Platform;
+use crate::Implementation;
 
 /// Runs the leakage test `b`, or says why this platform cannot.
-pub fn run<P: Platform>(platform: &mut P, b: &LeakageBenchmark, overhead: u32) -> Result<Outcome, BenchError> {
+pub fn run<P: Platform>(
+    platform: &mut P,
+    b: &LeakageBenchmark,
+    overhead: u32,
+    implementations: &[Implementation],
+) -> Result<Outcome, BenchError> {
     // A Zbb variant on a core without Zbb is answered before the request is checked further;
     // the accelerators take no software variant.
     let v = match b.variant {
-        LeakVariant::Software(SoftwareVariant::Rust) | LeakVariant::Hardware => Variant::Rust,
+        LeakVariant::Software(SoftwareVariant::Rust) | LeakVariant::Hardware | LeakVariant::Implementation => {
+            Variant::Rust
+        }
         LeakVariant::Software(SoftwareVariant::Rv32i) => Variant::Rv32i,
         LeakVariant::Software(SoftwareVariant::Zbb) if cfg!(target_feature = "zbb") => Variant::Zbb,
         LeakVariant::Software(SoftwareVariant::Zbb) => {
@@ -64,6 +73,9 @@ pub fn run<P: Platform>(platform: &mut P, b: &LeakageBenchmark, overhead: u32) -
         .map_err(|e| BenchError::new(ErrorKind::InvalidParameter, format!("leakage: {e}")))?;
     if b.variant == LeakVariant::Hardware {
         return accelerators::run(platform, b, overhead);
+    }
+    if let Some(name) = &b.implementation {
+        return outside::<P>(b, name, overhead, implementations);
     }
     let result = match b.operation {
         LeakOperation::CompareLeaky => compare::leaky(v).map(|f| test::<P, _>(b, overhead, Compare::new(f))),
@@ -86,8 +98,9 @@ pub fn run<P: Platform>(platform: &mut P, b: &LeakageBenchmark, overhead: u32) -
                 },
             )
         }
-        // `check` sends these to the accelerators.
-        LeakOperation::Aes | LeakOperation::Hmac | LeakOperation::Kmac => None,
+        // `check` sends these to the accelerators, and an implementation from outside the tree
+        // (named by `impl`) to `outside`.
+        LeakOperation::Aes | LeakOperation::Hmac | LeakOperation::Kmac | LeakOperation::Implementation => None,
     };
     let Some(result) = result else {
         return Ok(unsupported(b, "no such variant of this operation"));
@@ -96,6 +109,39 @@ pub fn run<P: Platform>(platform: &mut P, b: &LeakageBenchmark, overhead: u32) -
         implementation: ImplementationKind::Software,
         check: Check::KnownAnswer,
         phases: Phases::Leakage(result?),
+    })
+}
+
+/// The test of an implementation from outside the tree: its folder's vectors first, then the
+/// test on its fixed input against random secrets.
+fn outside<P: Platform>(
+    b: &LeakageBenchmark,
+    name: &str,
+    overhead: u32,
+    implementations: &[Implementation],
+) -> Result<Outcome, BenchError> {
+    let implementation = implementation::find(implementations, name)?;
+    let invalid = |why: String| BenchError::new(ErrorKind::InvalidParameter, format!("{name}: {why}"));
+    let secrets = implementation::secrets(&implementation.interface);
+    if !secrets.contains(&b.secret) {
+        let names: Vec<&str> = secrets.iter().map(|s| s.name()).collect();
+        return Err(invalid(format!(
+            "interface {} has no secret {}: \"secret\" must be {}",
+            implementation.interface.name(),
+            b.secret.name(),
+            names.join(" or ")
+        )));
+    }
+    let mut subject = Outside::new(implementation, b.length, Call::Run, b.secret).map_err(invalid)?;
+    subject
+        .check_vectors()
+        .map_err(|e| implementation::failed(name, e))?;
+    let check = implementation::check(subject.known());
+    let phases = test::<P, _>(b, overhead, subject)?;
+    Ok(Outcome::Measured {
+        implementation: ImplementationKind::Software,
+        check,
+        phases: Phases::Leakage(phases),
     })
 }
 

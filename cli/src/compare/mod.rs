@@ -5,10 +5,12 @@
 //! dataset, configuration and request text (JSON with its keys sorted, so spacing and key
 //! order do not matter) are all equal; the k-th of several identical lines of a file matches
 //! the k-th in the other run. Control requests (hello, done, ...) carry no counts and are
-//! left out.
+//! left out. With `--fail-above PCT` the comparison is also a gate on cycle counts ([`gate`]).
+
+mod gate;
 
 use std::collections::HashMap;
-use std::fmt::Write as _;
+use std::fmt::{self, Write as _};
 use std::io::Write as _;
 use std::path::PathBuf;
 
@@ -30,6 +32,11 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     format: Format,
+    /// Fail (exit status 1) when a phase or total of a benchmark both runs measured grew by more
+    /// than PCT percent, or a benchmark measured in A failed, is unsupported or is missing in B;
+    /// 0 fails on any cycle more.
+    #[arg(long, value_name = "PCT", value_parser = gate::percent, allow_negative_numbers = true)]
+    fail_above: Option<f64>,
 }
 
 /// How the comparison is printed.
@@ -60,9 +67,10 @@ pub fn run(args: Args) -> Result<bool> {
     };
     // A reader that stops early (`| head`) is not an error of the comparison.
     match std::io::stdout().lock().write_all(text.as_bytes()) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
-        _ => Ok(true),
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => return Err(e.into()),
+        _ => {}
     }
+    Ok(args.fail_above.is_none_or(|limit| gate::check(&comparison, limit)))
 }
 
 /// What identifies a benchmark across runs.
@@ -137,6 +145,9 @@ pub struct Row {
     pub phases: Vec<Change>,
     /// Why there are no counts to compare (unsupported, error), per side.
     pub note: Option<String>,
+    /// Why A's and B's record have no counts, for each that has none; `note` in words.
+    #[serde(skip)]
+    pub no_counts: [Option<NoCounts>; 2],
 }
 
 /// A benchmark found in one run only.
@@ -149,6 +160,9 @@ pub struct Unmatched {
     /// Place in its swept line, for a request of a sweep.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sweep: Option<u64>,
+    /// Why the record has no counts, when it has none.
+    #[serde(skip)]
+    pub no_counts: Option<NoCounts>,
 }
 
 impl Unmatched {
@@ -157,6 +171,40 @@ impl Unmatched {
             key,
             line: r.line,
             sweep: r.sweep_index(),
+            no_counts: NoCounts::of(r),
+        }
+    }
+
+    /// `file.bench:line`, with `[k]` for a request of a sweep.
+    fn location(&self) -> String {
+        format!("{}:{}", self.key.file, line_label(self.line, self.sweep))
+    }
+}
+
+/// Why a record has no counts to compare.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NoCounts {
+    /// The platform cannot run it, for this reason.
+    Unsupported(String),
+    /// It failed with this error.
+    Error(String),
+}
+
+impl NoCounts {
+    fn of(r: &Record) -> Option<Self> {
+        match r.status {
+            Status::Ok => None,
+            Status::Unsupported => Some(Self::Unsupported(r.reason.clone().unwrap_or_default())),
+            Status::Error => Some(Self::Error(r.error.clone().unwrap_or_default())),
+        }
+    }
+}
+
+impl fmt::Display for NoCounts {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Unsupported(reason) => write!(f, "unsupported ({reason})"),
+            Self::Error(error) => write!(f, "error ({error})"),
         }
     }
 }
@@ -264,25 +312,20 @@ fn phase_change(a: &Record, pa: Option<&Phase>, b: &Record, pb: Option<&Phase>, 
     }
 }
 
-/// Why a record has no counts: `unsupported (reason)` or `error (what)`.
-fn no_counts(r: &Record) -> Option<String> {
-    match r.status {
-        Status::Ok => None,
-        Status::Unsupported => Some(format!("unsupported ({})", r.reason.as_deref().unwrap_or(""))),
-        Status::Error => Some(format!("error ({})", r.error.as_deref().unwrap_or(""))),
-    }
-}
-
 fn row(key: Key, a: &Record, b: &Record) -> Row {
-    let note = match (no_counts(a), no_counts(b)) {
-        (None, None) => None,
-        (Some(na), Some(nb)) if na == nb => Some(format!("A and B: {na}")),
-        (na, nb) => Some(
-            [na.map(|n| format!("A: {n}")), nb.map(|n| format!("B: {n}"))]
-                .into_iter()
-                .flatten()
-                .collect::<Vec<_>>()
-                .join("; "),
+    let no_counts = [NoCounts::of(a), NoCounts::of(b)];
+    let note = match &no_counts {
+        [None, None] => None,
+        [Some(na), Some(nb)] if na == nb => Some(format!("A and B: {na}")),
+        [na, nb] => Some(
+            [
+                na.as_ref().map(|n| format!("A: {n}")),
+                nb.as_ref().map(|n| format!("B: {n}")),
+            ]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join("; "),
         ),
     };
     if note.is_some() {
@@ -295,6 +338,7 @@ fn row(key: Key, a: &Record, b: &Record) -> Row {
             total: None,
             phases: Vec::new(),
             note,
+            no_counts,
         };
     }
     let (phases_a, phases_b) = (a.phases(), b.phases());
@@ -341,6 +385,7 @@ fn row(key: Key, a: &Record, b: &Record) -> Row {
         total,
         phases,
         note: None,
+        no_counts,
     }
 }
 
@@ -468,9 +513,8 @@ impl Comparison {
             for u in list {
                 let _ = writeln!(
                     out,
-                    "{bullet}only in {side}: {}:{} {} {}",
-                    u.key.file,
-                    line_label(u.line, u.sweep),
+                    "{bullet}only in {side}: {} {} {}",
+                    u.location(),
                     u.key.benchmark,
                     description(&u.key)
                 );

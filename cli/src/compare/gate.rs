@@ -1,0 +1,383 @@
+//! `cyclebench compare BASE NEW --fail-above PCT`: the comparison as a gate for continuous
+//! integration. It fails when a count of a benchmark both runs measured (a phase, or the total)
+//! grew by more than PCT percent, or when a benchmark measured in BASE failed, is unsupported
+//! or is missing in NEW: a benchmark that stopped working must not pass for one that stopped
+//! costing cycles. A benchmark only NEW has is reported and does not fail, as there is nothing
+//! to hold it to.
+//!
+//! The limit applies to the counts as they are, with no margin for noise: on a cycle-accurate
+//! target the same code takes the same cycles on every run.
+
+use std::fmt;
+
+use super::{location, Comparison, NoCounts};
+
+/// What the gate found about one benchmark.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Finding {
+    /// A phase (or the total) of a benchmark both runs measured grew by more than the limit.
+    Grew {
+        /// The benchmark as the comparison names it, `file.bench:line`.
+        benchmark: String,
+        /// Phase name, or `total`.
+        phase: String,
+        /// Cycles in BASE.
+        base: u64,
+        /// Cycles in NEW.
+        new: u64,
+    },
+    /// Measured in BASE, not in NEW.
+    Lost {
+        /// The benchmark as the comparison names it.
+        benchmark: String,
+        /// Why NEW has no counts; `None` when NEW has no such benchmark.
+        new: Option<NoCounts>,
+    },
+    /// Only in NEW.
+    Added {
+        /// The benchmark as the comparison names it.
+        benchmark: String,
+    },
+}
+
+impl Finding {
+    /// Whether the finding fails the gate.
+    pub fn fails(&self) -> bool {
+        !matches!(self, Self::Added { .. })
+    }
+}
+
+impl fmt::Display for Finding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Grew {
+                benchmark,
+                phase,
+                base,
+                new,
+            } => {
+                write!(f, "{benchmark}: {phase} grew from {base} to {new} cycles")?;
+                match growth(*base, *new) {
+                    Some(g) if g.is_finite() => write!(f, " ({})", growth_text(g)),
+                    _ => Ok(()),
+                }
+            }
+            Self::Lost { benchmark, new } => match new {
+                Some(NoCounts::Error(error)) => write!(f, "{benchmark}: ok in BASE, error in NEW: {error}"),
+                Some(NoCounts::Unsupported(reason)) => {
+                    write!(f, "{benchmark}: ok in BASE, unsupported in NEW: {reason}")
+                }
+                None => write!(f, "{benchmark}: ok in BASE, missing in NEW"),
+            },
+            Self::Added { benchmark } => write!(f, "{benchmark}: only in NEW, not gated"),
+        }
+    }
+}
+
+/// Parses the PCT of `--fail-above`: a decimal number of at least 0.
+pub fn percent(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        // `abs` turns `-0` into 0, which the closing line then prints as `0`.
+        Ok(pct) if pct.is_finite() && pct >= 0.0 => Ok(pct.abs()),
+        _ => Err(format!(
+            "expected a percentage of at least 0, such as 0, 2 or 0.5; got '{text}'"
+        )),
+    }
+}
+
+/// How much `new` exceeds `base`, in percent of `base` (infinite from 0); `None` when it does
+/// not exceed it.
+fn growth(base: u64, new: u64) -> Option<f64> {
+    let more = new.checked_sub(base).filter(|&d| d > 0)?;
+    if base == 0 {
+        return Some(f64::INFINITY);
+    }
+    // Both operands are exact (counts stay far below 2^53), so the division is the only
+    // rounding: a growth of exactly PCT rounds to the same number as PCT parsed, and is not
+    // above it.
+    Some((u128::from(more) * 100) as f64 / base as f64)
+}
+
+/// A growth for people: two decimals, and never `+0.00%` for a growth that is one.
+fn growth_text(percent: f64) -> String {
+    if percent >= 0.005 {
+        format!("+{percent:.2}%")
+    } else {
+        String::from("+<0.01%")
+    }
+}
+
+/// What the gate finds in `comparison` with a limit of `limit` percent: the benchmarks both runs
+/// have in the comparison's order (largest change of the total first), then those only BASE,
+/// then only NEW has. A phase only one run has is not held to the limit by itself: the total,
+/// which counts it, is.
+pub fn findings(comparison: &Comparison, limit: f64) -> Vec<Finding> {
+    let mut found = Vec::new();
+    for row in &comparison.rows {
+        let benchmark = location(row);
+        match &row.no_counts {
+            [None, None] => found.extend(row.total.iter().chain(&row.phases).filter_map(|c| {
+                let (base, new) = (c.a?, c.b?);
+                growth(base, new).filter(|&g| g > limit).map(|_| Finding::Grew {
+                    benchmark: benchmark.clone(),
+                    phase: c.phase.clone(),
+                    base,
+                    new,
+                })
+            })),
+            [None, Some(why)] => found.push(Finding::Lost {
+                benchmark,
+                new: Some(why.clone()),
+            }),
+            // Not measured in BASE: nothing to hold NEW to.
+            [Some(_), _] => {}
+        }
+    }
+    found.extend(
+        comparison
+            .only_a
+            .iter()
+            .filter(|u| u.no_counts.is_none())
+            .map(|u| Finding::Lost {
+                benchmark: u.location(),
+                new: None,
+            }),
+    );
+    found.extend(comparison.only_b.iter().map(|u| Finding::Added {
+        benchmark: u.location(),
+    }));
+    found
+}
+
+/// The gate's closing line: what failed it, or that nothing did.
+fn conclusion(findings: &[Finding], limit: f64) -> String {
+    let grew = findings.iter().filter(|f| matches!(f, Finding::Grew { .. })).count();
+    let lost = findings.iter().filter(|f| matches!(f, Finding::Lost { .. })).count();
+    let phases = match grew {
+        0 => String::from("no phase"),
+        1 => String::from("1 phase"),
+        n => format!("{n} phases"),
+    };
+    let mut line = format!("compare: {phases} grew more than {limit}%");
+    if lost > 0 {
+        let joint = if grew == 0 { ", but" } else { "," };
+        let (benchmarks, were) = if lost == 1 {
+            ("benchmark", "was")
+        } else {
+            ("benchmarks", "were")
+        };
+        line.push_str(&format!(
+            "{joint} {lost} {benchmarks} measured in BASE {were} not measured in NEW"
+        ));
+    }
+    if grew + lost > 0 {
+        line.push_str(": failing");
+    }
+    line
+}
+
+/// Prints what the gate found, one line each, and its closing line to stderr; returns whether
+/// the gate passes.
+pub fn check(comparison: &Comparison, limit: f64) -> bool {
+    let findings = findings(comparison, limit);
+    for finding in &findings {
+        eprintln!("{finding}");
+    }
+    eprintln!("{}", conclusion(&findings, limit));
+    !findings.iter().any(Finding::fails)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use serde_json::{json, Value};
+
+    use super::*;
+    use crate::results::{parse, Record, Results};
+
+    /// A measured record of line `line` of `sha256.bench` with these phases.
+    fn measured(line: usize, phases: &[(&str, u64)]) -> Value {
+        let kind = cyclebench_protocol::BenchmarkKind::Hash.name();
+        let counts: serde_json::Map<String, Value> = phases
+            .iter()
+            .map(|&(name, cycles)| (name.to_owned(), cycles.into()))
+            .collect();
+        json!({
+            "status": "ok", "file": "impl/sha256.bench", "line": line,
+            "request": format!(r#"{{"{kind}": {{"algorithm": "sha2", "dataset": "d{line}"}}}}"#),
+            "benchmark": kind, "cycle_accurate": true, "phases": counts,
+            "total_cycles": phases.iter().map(|&(_, cycles)| cycles).sum::<u64>(),
+        })
+    }
+
+    /// The record of line `line` without counts: `status` `error` or `unsupported`, and why.
+    fn without_counts(line: usize, status: &str, why: &str) -> Value {
+        let mut record = measured(line, &[]);
+        record["status"] = status.into();
+        record[if status == "error" { "error" } else { "reason" }] = why.into();
+        record["total_cycles"] = Value::Null;
+        record
+    }
+
+    fn results(records: &[Value]) -> Results {
+        Results {
+            dir: PathBuf::from("."),
+            file: PathBuf::from("results.jsonl"),
+            records: records
+                .iter()
+                .map(|r| parse(&r.to_string()).unwrap())
+                .collect::<Vec<Record>>(),
+            skipped: Vec::new(),
+        }
+    }
+
+    fn gate(base: &[Value], new: &[Value], limit: f64) -> Vec<Finding> {
+        findings(&Comparison::build(&results(base), &results(new)), limit)
+    }
+
+    fn lines(findings: &[Finding]) -> Vec<String> {
+        findings.iter().map(ToString::to_string).collect()
+    }
+
+    #[test]
+    fn identical_runs_pass_with_no_margin() {
+        let run = [measured(3, &[("init", 10), ("input", 100)]), measured(4, &[("run", 7)])];
+        let found = gate(&run, &run, 0.0);
+        assert_eq!(found, []);
+        assert_eq!(conclusion(&found, 0.0), "compare: no phase grew more than 0%");
+    }
+
+    #[test]
+    fn one_cycle_more_fails_a_limit_of_0_naming_the_benchmark_and_the_phase() {
+        let base = [measured(3, &[("init", 10), ("input", 100)]), measured(4, &[("run", 7)])];
+        let new = [measured(3, &[("init", 10), ("input", 101)]), measured(4, &[("run", 6)])];
+        let found = gate(&base, &new, 0.0);
+        assert_eq!(
+            lines(&found),
+            [
+                "sha256.bench:3: total grew from 110 to 111 cycles (+0.91%)",
+                "sha256.bench:3: input grew from 100 to 101 cycles (+1.00%)",
+            ]
+        );
+        assert!(found.iter().all(Finding::fails));
+        assert_eq!(conclusion(&found, 0.0), "compare: 2 phases grew more than 0%: failing");
+    }
+
+    #[test]
+    fn a_growth_of_exactly_the_limit_passes_and_more_fails() {
+        let run = |cycles| [measured(3, &[("run", cycles)])];
+        assert_eq!(gate(&run(1000), &run(1020), 2.0), []);
+        assert_eq!(gate(&run(1000), &run(1021), 2.0).len(), 2);
+        let tenth = percent("0.1").unwrap();
+        assert_eq!(gate(&run(1000), &run(1001), tenth), []);
+        assert_eq!(gate(&run(1000), &run(1002), tenth).len(), 2);
+        assert_eq!(gate(&run(1000), &run(10), 0.0), []);
+    }
+
+    #[test]
+    fn a_count_from_nothing_fails_any_limit() {
+        let base = [measured(3, &[("init", 0), ("run", 50)])];
+        let new = [measured(3, &[("init", 5), ("run", 40)])];
+        assert_eq!(
+            lines(&gate(&base, &new, 1e9)),
+            ["sha256.bench:3: init grew from 0 to 5 cycles"]
+        );
+        assert_eq!(growth_text(growth(1_000_000, 1_000_001).unwrap()), "+<0.01%");
+    }
+
+    #[test]
+    fn a_request_of_a_sweep_is_named_by_its_place_in_the_sweep() {
+        let swept = |cycles| {
+            let mut record = measured(5, &[("run", cycles)]);
+            record["sweep"] = json!({"index": 2, "of": 3, "values": {"length": 64}});
+            [record]
+        };
+        assert_eq!(
+            lines(&gate(&swept(100), &swept(150), 0.0))[0],
+            "sha256.bench:5[2]: total grew from 100 to 150 cycles (+50.00%)"
+        );
+    }
+
+    #[test]
+    fn a_benchmark_measured_in_base_that_failed_or_went_missing_in_new_fails() {
+        let base = [
+            measured(3, &[("run", 10)]),
+            measured(4, &[("run", 10)]),
+            measured(5, &[("run", 10)]),
+            without_counts(6, "error", "lost link"),
+        ];
+        let new = [
+            without_counts(3, "error", "suite error (Verification): wrong digest"),
+            without_counts(4, "unsupported", "no such module"),
+            measured(7, &[("run", 10)]),
+        ];
+        let found = gate(&base, &new, 0.0);
+        assert_eq!(
+            lines(&found),
+            [
+                "sha256.bench:3: ok in BASE, error in NEW: suite error (Verification): wrong digest",
+                "sha256.bench:4: ok in BASE, unsupported in NEW: no such module",
+                "sha256.bench:5: ok in BASE, missing in NEW",
+                "sha256.bench:7: only in NEW, not gated",
+            ]
+        );
+        assert_eq!(
+            found.iter().map(Finding::fails).collect::<Vec<_>>(),
+            [true, true, true, false]
+        );
+        assert_eq!(
+            conclusion(&found, 0.0),
+            "compare: no phase grew more than 0%, but 3 benchmarks measured in BASE were not measured in NEW: \
+             failing"
+        );
+    }
+
+    #[test]
+    fn benchmarks_new_or_repaired_in_new_do_not_fail() {
+        let base = [
+            without_counts(3, "error", "lost link"),
+            without_counts(4, "unsupported", "no module"),
+        ];
+        let new = [
+            measured(3, &[("run", 10)]),
+            measured(4, &[("run", 10)]),
+            measured(5, &[("run", 10)]),
+        ];
+        let found = gate(&base, &new, 2.0);
+        assert_eq!(lines(&found), ["sha256.bench:5: only in NEW, not gated"]);
+        assert!(!found.iter().any(Finding::fails));
+        assert_eq!(conclusion(&found, 2.0), "compare: no phase grew more than 2%");
+    }
+
+    #[test]
+    fn the_closing_line_counts_growth_and_losses_together() {
+        let found = [
+            Finding::Grew {
+                benchmark: String::from("a.bench:1"),
+                phase: String::from("total"),
+                base: 1,
+                new: 2,
+            },
+            Finding::Lost {
+                benchmark: String::from("a.bench:2"),
+                new: None,
+            },
+        ];
+        assert_eq!(
+            conclusion(&found, 0.5),
+            "compare: 1 phase grew more than 0.5%, 1 benchmark measured in BASE was not measured in NEW: failing"
+        );
+    }
+
+    #[test]
+    fn the_limit_is_a_number_of_at_least_0() {
+        assert_eq!(percent("2"), Ok(2.0));
+        assert_eq!(percent("0.5"), Ok(0.5));
+        assert_eq!(percent("-0").map(|p| p.to_string()), Ok(String::from("0")));
+        for bad in ["-1", "-0.5", "NaN", "inf", "two", ""] {
+            let error = percent(bad).unwrap_err();
+            assert!(error.contains("at least 0"), "{bad}: {error}");
+        }
+    }
+}
