@@ -4,6 +4,7 @@
 mod bench_file;
 mod compare;
 mod firmware;
+mod implementation;
 mod link;
 mod merge;
 mod prepare;

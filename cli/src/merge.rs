@@ -125,6 +125,7 @@ pub fn run(args: Args) -> Result<bool> {
         revision: &revision,
         symbols: None,
         hello: hello.as_ref(),
+        implementations: &[],
     };
     let written = run::write_files(&writing, &planned, None)?;
     eprintln!(

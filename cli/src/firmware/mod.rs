@@ -37,27 +37,7 @@ pub fn build(features: &str, zbb: bool, selftest: bool) -> Result<PathBuf> {
     if selftest {
         features.push_str(",selftest");
     }
-    let mut cargo = Command::new(std::env::var("CARGO").unwrap_or_else(|_| String::from("cargo")));
-    // The checkout's path (and the crate registry's) would otherwise end up in the firmware's
-    // panic locations, changing the size of its read-only data and with it where code and
-    // tables land: the same source would give other cycle counts from another directory.
-    for (from, to) in path_remaps(&root) {
-        cargo.args([
-            "--config",
-            &format!(
-                "target.riscv32imc-unknown-none-elf.rustflags=[\"--remap-path-prefix\", {}]",
-                toml::Value::String(format!("{}={to}", from.display()))
-            ),
-        ]);
-    }
-    if zbb {
-        // Arrays given with --config are appended to the ones in .cargo/config.toml, so the
-        // linker script arguments there stay.
-        cargo.args([
-            "--config",
-            "target.riscv32imc-unknown-none-elf.rustflags=[\"-C\", \"target-feature=+zbb\"]",
-        ]);
-    }
+    let mut cargo = cargo_for_target(&root, zbb);
     let output = cargo
         .current_dir(root.join("firmware"))
         .args([
@@ -84,6 +64,33 @@ pub fn build(features: &str, zbb: bool, selftest: bool) -> Result<PathBuf> {
         bail!("firmware build succeeded but {} is missing", elf.display());
     }
     Ok(elf)
+}
+
+/// Cargo, set to build for the suite's target core (with Zbb when `zbb`) with the paths of this
+/// checkout and of the crate registry replaced in what it builds.
+pub fn cargo_for_target(root: &Path, zbb: bool) -> Command {
+    let mut cargo = Command::new(std::env::var("CARGO").unwrap_or_else(|_| String::from("cargo")));
+    // The checkout's path (and the crate registry's) would otherwise end up in the firmware's
+    // panic locations, changing the size of its read-only data and with it where code and
+    // tables land: the same source would give other cycle counts from another directory.
+    for (from, to) in path_remaps(root) {
+        cargo.args([
+            "--config",
+            &format!(
+                "target.riscv32imc-unknown-none-elf.rustflags=[\"--remap-path-prefix\", {}]",
+                toml::Value::String(format!("{}={to}", from.display()))
+            ),
+        ]);
+    }
+    if zbb {
+        // Arrays given with --config are appended to the ones in .cargo/config.toml, so the
+        // linker script arguments there stay.
+        cargo.args([
+            "--config",
+            "target.riscv32imc-unknown-none-elf.rustflags=[\"-C\", \"target-feature=+zbb\"]",
+        ]);
+    }
+    cargo
 }
 
 /// The directories whose paths the firmware must not carry, with what replaces them.

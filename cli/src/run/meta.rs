@@ -75,6 +75,10 @@ pub struct Meta {
     /// The part of the files this run measured; `None` for all of them.
     #[serde(default)]
     pub shard: Option<ShardMeta>,
+    /// The implementations from outside the tree the image carried (`run --impl`): name,
+    /// folder, language, interface, compiler and flags.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub implementations: Vec<crate::implementation::Facts>,
     /// SHA-256 of each input file's contents, in the order of [`Self::files`].
     #[serde(default)]
     pub inputs: Vec<String>,

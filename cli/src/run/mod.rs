@@ -18,6 +18,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::bench_file::{self, Action, Line, SweepPoint, SWEEP_REQUESTS_WITHOUT_YES};
 use crate::firmware;
+use crate::implementation;
 use crate::firmware::symbols::Symbols;
 use crate::report;
 use crate::results::{self as records, Record, ResultsWriter, Status};
@@ -72,6 +73,11 @@ pub struct Args {
     /// --port]
     #[arg(long, short = 'j', value_parser = clap::value_parser!(u64).range(1..=64))]
     jobs: Option<u64>,
+    /// An implementation folder from outside the tree (its impl.toml, sources or crate, and
+    /// vectors) to build into the image, for `impl` and `leakage` lines that name it; repeat
+    /// for several. Not with --port or --firmware.
+    #[arg(long = "impl", value_name = "DIR", conflicts_with_all = ["port", "firmware"])]
+    implementations: Vec<PathBuf>,
     // The help names the threshold from its one definition.
     #[arg(long, help = format!("Run files whose sweeps expand to more than {SWEEP_REQUESTS_WITHOUT_YES} requests"))]
     yes: bool,
@@ -159,6 +165,8 @@ struct Sink<'a> {
     all: Vec<Record>,
     /// Whether to leave out the progress line of each record (a merge, which measures nothing).
     quiet: bool,
+    /// The implementations from outside the tree in the image.
+    implementations: &'a [implementation::Facts],
 }
 
 impl Sink<'_> {
@@ -175,6 +183,7 @@ impl Sink<'_> {
         if let Some(point) = sweep {
             record.details.insert(String::from(records::SWEEP), point.to_json());
         }
+        implementation::describe(&mut record, self.implementations);
         writeln!(out, "{text}")?;
         writeln!(out, "=> {reply}")?;
         out.flush()?;
@@ -306,6 +315,9 @@ pub(crate) struct Writing<'a> {
     pub symbols: Option<&'a Symbols>,
     /// The suite's hello (from the instances, or from the run that measured the known lines).
     pub hello: Option<&'a Hello>,
+    /// The implementations from outside the tree the image carries, whose records name how
+    /// they were built.
+    pub implementations: &'a [implementation::Facts],
 }
 
 /// What writing the files gave: every record in file order, and the suite's cycle counter at
@@ -342,6 +354,7 @@ pub(crate) fn write_files(w: &Writing<'_>, files: &[Planned], mut pool: Option<&
         progress,
         all: Vec::new(),
         quiet: pool.is_none(),
+        implementations: w.implementations,
     };
     let hello = w.hello;
     let mut last_cycles: Option<u64> = None;
@@ -577,6 +590,27 @@ pub(crate) fn distinct_files(paths: &[PathBuf]) -> Result<()> {
     Ok(())
 }
 
+/// Builds the image carrying the `--impl` folders, which the run then starts instead of the
+/// suite's own; returns how each implementation was built.
+fn build_implementations(args: &mut Args) -> Result<Vec<implementation::Facts>> {
+    if args.implementations.is_empty() {
+        return Ok(Vec::new());
+    }
+    let folders: Vec<implementation::Folder> = args
+        .implementations
+        .iter()
+        .map(|dir| implementation::Folder::read(dir))
+        .collect::<Result<_>>()?;
+    let (features, zbb) = args.target.firmware_build()?;
+    eprintln!(
+        "building the image with {} ...",
+        folders.iter().map(|f| f.manifest.name.as_str()).collect::<Vec<_>>().join(", ")
+    );
+    let image = implementation::build(&features, zbb, &folders)?;
+    args.target.firmware = Some(image.elf);
+    Ok(image.facts)
+}
+
 /// Runs the files; `Ok(false)` when any line failed.
 pub fn run(mut args: Args) -> Result<bool> {
     let resuming = match args.resume.clone() {
@@ -593,6 +627,7 @@ pub fn run(mut args: Args) -> Result<bool> {
     let files = read_files(&args.files, args.yes)?;
     let inputs: Vec<String> = args.files.iter().map(|p| meta::digest(p)).collect::<Result<_>>()?;
     let label = args.target.label();
+    let implementations = build_implementations(&mut args)?;
     let revision = if args.target.port.is_some() {
         String::from("external")
     } else {
@@ -651,6 +686,7 @@ pub fn run(mut args: Args) -> Result<bool> {
         inputs,
         hello: None,
         merged_from: Vec::new(),
+        implementations: implementations.clone(),
     };
     if let Some(before) = &resuming {
         meta.started = before.started.clone();
@@ -725,6 +761,7 @@ pub fn run(mut args: Args) -> Result<bool> {
         revision: &revision,
         symbols: symbols.as_ref(),
         hello: hello.as_ref(),
+        implementations: &implementations,
     };
     if !sending {
         for planned in &mut planned {

@@ -162,6 +162,14 @@ impl TargetArgs {
         ))
     }
 
+    /// The suite's cargo features and whether it is built for Zbb, for the target and link
+    /// chosen (a started target only).
+    pub fn firmware_build(&self) -> Result<(String, bool)> {
+        let target = self.target();
+        let link = target.link(self.link)?;
+        Ok((target.firmware_features(link), target.firmware.zbb))
+    }
+
     /// Builds what starting the target needs (model, firmware) without starting it; returns
     /// the firmware's ELF, or `None` for a board, which needs nothing built.
     pub fn prepare(&self) -> Result<Option<PathBuf>> {
