@@ -297,11 +297,17 @@ impl Folder {
             }
             Language::Rust => {
                 if !m.sources.is_empty() || !m.cflags.is_empty() {
-                    bail!("sources and cflags are for language = \"c\"; a Rust implementation names its crate and type");
+                    bail!(
+                        "sources and cflags are for language = \"c\"; a Rust implementation names its crate and type"
+                    );
                 }
                 let krate = m.krate.as_ref().map_or(self.dir.clone(), |k| self.dir.join(k));
                 if !krate.join("Cargo.toml").is_file() {
-                    bail!("crate = \"{}\": no Cargo.toml in {}", m.krate.as_deref().unwrap_or(Path::new(".")).display(), krate.display());
+                    bail!(
+                        "crate = \"{}\": no Cargo.toml in {}",
+                        m.krate.as_deref().unwrap_or(Path::new(".")).display(),
+                        krate.display()
+                    );
                 }
                 if m.rust_type.as_deref().is_none_or(str::is_empty) {
                     bail!(
@@ -350,13 +356,41 @@ mod tests {
     #[test]
     fn mistakes_are_named() {
         for (toml, files, needle) in [
-            ("name = \"x\"\nlanguage = \"c\"\ninterface = \"hash\"\nsources = [\"missing.c\"]\n", &[][..], "no file missing.c"),
-            ("name = \"x\"\nlanguage = \"c\"\ninterface = \"mac\"\nsources = [\"a.c\"]\n", &["a.c"][..], "unknown variant `mac`"),
-            ("name = \"x\"\nlanguage = \"go\"\ninterface = \"hash\"\n", &[][..], "unknown variant `go`"),
-            ("name = \"X\"\nlanguage = \"c\"\ninterface = \"hash\"\nsources = [\"a.c\"]\n", &["a.c"][..], "lowercase"),
-            ("name = \"x\"\nlanguage = \"c\"\ninterface = \"stream\"\nalgorithm = \"sha256\"\nsources = [\"a.c\"]\n", &["a.c"][..], "is a hash"),
-            ("name = \"x\"\nlanguage = \"c\"\ninterface = \"function\"\noutput_bytes = 1\nsources = [\"a.c\"]\n", &["a.c"][..], "secret"),
-            ("name = \"x\"\nlanguage = \"rust\"\ninterface = \"hash\"\n", &[][..], "no Cargo.toml"),
+            (
+                "name = \"x\"\nlanguage = \"c\"\ninterface = \"hash\"\nsources = [\"missing.c\"]\n",
+                &[][..],
+                "no file missing.c",
+            ),
+            (
+                "name = \"x\"\nlanguage = \"c\"\ninterface = \"mac\"\nsources = [\"a.c\"]\n",
+                &["a.c"][..],
+                "unknown variant `mac`",
+            ),
+            (
+                "name = \"x\"\nlanguage = \"go\"\ninterface = \"hash\"\n",
+                &[][..],
+                "unknown variant `go`",
+            ),
+            (
+                "name = \"X\"\nlanguage = \"c\"\ninterface = \"hash\"\nsources = [\"a.c\"]\n",
+                &["a.c"][..],
+                "lowercase",
+            ),
+            (
+                "name = \"x\"\nlanguage = \"c\"\ninterface = \"stream\"\nalgorithm = \"sha256\"\nsources = [\"a.c\"]\n",
+                &["a.c"][..],
+                "is a hash",
+            ),
+            (
+                "name = \"x\"\nlanguage = \"c\"\ninterface = \"function\"\noutput_bytes = 1\nsources = [\"a.c\"]\n",
+                &["a.c"][..],
+                "secret",
+            ),
+            (
+                "name = \"x\"\nlanguage = \"rust\"\ninterface = \"hash\"\n",
+                &[][..],
+                "no Cargo.toml",
+            ),
         ] {
             let (_d, f) = folder(toml, files);
             let e = format!("{:#}", f.unwrap_err());

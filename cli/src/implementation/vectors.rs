@@ -50,7 +50,7 @@ fn role(name: &str) -> Option<Role> {
 
 fn hex(text: &str) -> Result<Vec<u8>> {
     let text = text.trim();
-    if text.len() % 2 != 0 {
+    if !text.len().is_multiple_of(2) {
         bail!("odd number of hex digits");
     }
     (0..text.len())
@@ -73,8 +73,11 @@ pub fn parse(text: &str) -> Result<Vec<Vector>> {
     let finish = |current: &mut Option<(Vector, Option<usize>, usize)>, vectors: &mut Vec<Vector>| -> Result<()> {
         if let Some((mut v, bits, line)) = current.take() {
             if let Some(bits) = bits {
-                if bits % 8 != 0 || bits / 8 > v.input.len() {
-                    bail!("line {line}: Len = {bits} bits does not fit a message of {} bytes", v.input.len());
+                if !bits.is_multiple_of(8) || bits / 8 > v.input.len() {
+                    bail!(
+                        "line {line}: Len = {bits} bits does not fit a message of {} bytes",
+                        v.input.len()
+                    );
                 }
                 v.input.truncate(bits / 8);
             }
@@ -137,7 +140,10 @@ pub fn parse(text: &str) -> Result<Vec<Vector>> {
         bail!("no vectors in the file");
     }
     if vectors.len() > MAX_VECTORS {
-        bail!("{} vectors; at most {MAX_VECTORS} are compiled into the image", vectors.len());
+        bail!(
+            "{} vectors; at most {MAX_VECTORS} are compiled into the image",
+            vectors.len()
+        );
     }
     Ok(vectors)
 }
@@ -148,7 +154,8 @@ mod tests {
 
     #[test]
     fn nist_hash_files_read_with_the_empty_message() {
-        let v = parse("#  comment\n[L = 32]\n\nLen = 0\nMsg = 00\nMD = e3b0\n\nLen = 24\nMsg = 616263\nMD = ba78\n").unwrap();
+        let v = parse("#  comment\n[L = 32]\n\nLen = 0\nMsg = 00\nMD = e3b0\n\nLen = 24\nMsg = 616263\nMD = ba78\n")
+            .unwrap();
         assert_eq!(v.len(), 2);
         assert!(v[0].input.is_empty());
         assert_eq!(v[1].input, b"abc");
@@ -158,12 +165,21 @@ mod tests {
     #[test]
     fn cipher_files_keep_encryptions_only() {
         let v = parse("[ENCRYPT]\n\nCOUNT = 0\nKEY = 00\nPLAINTEXT = 01\nCIPHERTEXT = 02\n\n[DECRYPT]\n\nCOUNT = 0\nKEY = 00\nCIPHERTEXT = 02\nPLAINTEXT = 01\n").unwrap();
-        assert_eq!(v, [Vector { key: vec![0], nonce: vec![], input: vec![1], output: vec![2] }]);
+        assert_eq!(
+            v,
+            [Vector {
+                key: vec![0],
+                nonce: vec![],
+                input: vec![1],
+                output: vec![2]
+            }]
+        );
     }
 
     #[test]
     fn the_simple_form_reads_with_comments_inside_blocks() {
-        let v = parse("# head\n\n# first\nin = 0102\n# still the first\nkey = aa\nout = 03\n\nin = \nout = 04\n").unwrap();
+        let v =
+            parse("# head\n\n# first\nin = 0102\n# still the first\nkey = aa\nout = 03\n\nin = \nout = 04\n").unwrap();
         assert_eq!(v.len(), 2);
         assert_eq!(v[0].key, [0xaa]);
         assert!(v[1].input.is_empty());

@@ -18,8 +18,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::bench_file::{self, Action, Line, SweepPoint, SWEEP_REQUESTS_WITHOUT_YES};
 use crate::firmware;
-use crate::implementation;
 use crate::firmware::symbols::Symbols;
+use crate::implementation;
 use crate::report;
 use crate::results::{self as records, Record, ResultsWriter, Status};
 use crate::session::{Exchange, Session, Timing, DEFAULT_ATTEMPTS};
@@ -604,7 +604,11 @@ fn build_implementations(args: &mut Args) -> Result<Vec<implementation::Facts>> 
     let (features, zbb) = args.target.firmware_build()?;
     eprintln!(
         "building the image with {} ...",
-        folders.iter().map(|f| f.manifest.name.as_str()).collect::<Vec<_>>().join(", ")
+        folders
+            .iter()
+            .map(|f| f.manifest.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
     );
     let image = implementation::build(&features, zbb, &folders)?;
     args.target.firmware = Some(image.elf);

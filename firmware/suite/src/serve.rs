@@ -11,9 +11,9 @@ use cyclebench_protocol::{
 };
 
 use crate::benchmarks;
-use crate::Implementation;
 use crate::line::{LineReader, TooLong};
 use crate::platform::Platform;
+use crate::Implementation;
 
 /// Requests served and failed since boot or the last `Done`.
 #[derive(Default)]

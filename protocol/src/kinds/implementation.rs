@@ -157,10 +157,7 @@ impl Shape for ImplPhases {
     fn fields(&self) -> Vec<(&'static str, Field)> {
         Vec::from([
             ("interface", Field::Text(self.interface.clone())),
-            (
-                "reference",
-                self.reference.clone().map_or(Field::Null, Field::Text),
-            ),
+            ("reference", self.reference.clone().map_or(Field::Null, Field::Text)),
             ("vectors_checked", Field::Number(u64::from(self.vectors))),
             ("stack_bytes", Field::Number(u64::from(self.stack_bytes))),
             ("entry", Field::Number(u64::from(self.entry))),

@@ -22,8 +22,8 @@ use cyclebench_protocol::{
 };
 
 use crate::platform::{Platform, Provided};
-use crate::Implementation;
 use crate::software::SoftwareModules;
+use crate::Implementation;
 
 /// Why a benchmark request produced no result.
 #[derive(Debug)]

@@ -236,7 +236,11 @@ impl<'a> Outside<'a> {
                 &subject.fixed.nonce,
                 &subject.fixed.input,
             )),
-            Known::Vector => Some(pick_vector(implementation, Some(subject.fixed.input.len() as u32))?.output.to_vec()),
+            Known::Vector => Some(
+                pick_vector(implementation, Some(subject.fixed.input.len() as u32))?
+                    .output
+                    .to_vec(),
+            ),
             Known::Unknown => None,
         };
         Ok(subject)
@@ -439,11 +443,9 @@ impl Subject for Outside<'_> {
             (Input::Random, _) => None,
         };
         match expected {
-            Some(e) if e != self.output.bytes() => Err(format!(
-                "output {}, expected {}",
-                hex(self.output.bytes()),
-                hex(&e)
-            )),
+            Some(e) if e != self.output.bytes() => {
+                Err(format!("output {}, expected {}", hex(self.output.bytes()), hex(&e)))
+            }
             _ => Ok(()),
         }
     }

@@ -133,9 +133,7 @@ fn outside<P: Platform>(
         )));
     }
     let mut subject = Outside::new(implementation, b.length, Call::Run, b.secret).map_err(invalid)?;
-    subject
-        .check_vectors()
-        .map_err(|e| implementation::failed(name, e))?;
+    subject.check_vectors().map_err(|e| implementation::failed(name, e))?;
     let check = implementation::check(subject.known());
     let phases = test::<P, _>(b, overhead, subject)?;
     Ok(Outcome::Measured {
