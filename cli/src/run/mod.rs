@@ -592,7 +592,7 @@ pub(crate) fn distinct_files(paths: &[PathBuf]) -> Result<()> {
 
 /// Builds the image carrying the `--impl` folders, which the run then starts instead of the
 /// suite's own; returns how each implementation was built.
-fn build_implementations(args: &mut Args) -> Result<Vec<implementation::Facts>> {
+fn build_implementations(args: &mut Args, files: &[(PathBuf, Vec<Line>)]) -> Result<Vec<implementation::Facts>> {
     if args.implementations.is_empty() {
         return Ok(Vec::new());
     }
@@ -610,7 +610,14 @@ fn build_implementations(args: &mut Args) -> Result<Vec<implementation::Facts>> 
             .collect::<Vec<_>>()
             .join(", ")
     );
-    let image = implementation::build(&features, zbb, &folders)?;
+    let requests = files.iter().flat_map(|(_, lines)| lines).filter_map(|line| match line {
+        Line::Action {
+            action: Action::Request(Request::Benchmark(b)),
+            ..
+        } => Some(b),
+        _ => None,
+    });
+    let image = implementation::build(&features, zbb, &folders, requests)?;
     args.target.firmware = Some(image.elf);
     Ok(image.facts)
 }
@@ -629,9 +636,9 @@ pub fn run(mut args: Args) -> Result<bool> {
         distinct_files(&args.files)?;
     }
     let files = read_files(&args.files, args.yes)?;
+    let implementations = build_implementations(&mut args, &files)?;
     let inputs: Vec<String> = args.files.iter().map(|p| meta::digest(p)).collect::<Result<_>>()?;
     let label = args.target.label();
-    let implementations = build_implementations(&mut args)?;
     let revision = if args.target.port.is_some() {
         String::from("external")
     } else {

@@ -24,8 +24,11 @@ pub mod ctr_drbg;
 pub mod harness;
 pub mod keccak;
 pub mod mp;
+#[cfg(feature = "public-key")]
 pub mod p256_sign;
+#[cfg(feature = "public-key")]
 pub mod p256_verify;
+#[cfg(feature = "public-key")]
 pub mod rsa;
 mod test_support;
 
@@ -36,12 +39,14 @@ use harness::{Harness, Setup, Visit};
 
 /// The registry: which harness runs which primitive of the protocol's table, one line each.
 macro_rules! registry {
-    ($($primitive:ident => $harness:ty,)*) => {
+    ($($(#[$attr:meta])* $primitive:ident => $harness:ty,)*) => {
         /// Builds the harness of `setup.primitive` and hands it to `visit`; `None` when this
-        /// build has no such variant of it.
+        /// build has no such variant of it, or leaves the primitive out.
         pub fn with_harness<V: Visit>(setup: &Setup, visit: V) -> Option<V::Output> {
             match setup.primitive {
-                $(Primitive::$primitive => <$harness as Harness>::new(setup).map(|subject| visit.visit(subject)),)*
+                $($(#[$attr])* Primitive::$primitive => <$harness as Harness>::new(setup).map(|subject| visit.visit(subject)),)*
+                #[allow(unreachable_patterns)]
+                _ => None,
             }
         }
     };
@@ -62,13 +67,21 @@ registry! {
     MpMulSchoolbookReduced => mp::harness::Mul,
     MpMulKaratsuba => mp::harness::Mul,
     MpMulKaratsubaReduced => mp::harness::Mul,
+    #[cfg(feature = "public-key")]
     EcdsaP256Verify => p256_verify::Verify,
+    #[cfg(feature = "public-key")]
     EcdsaP256Sign => p256_sign::Sign,
+    #[cfg(feature = "public-key")]
     Rsa1024Encrypt => rsa::Rsa,
+    #[cfg(feature = "public-key")]
     Rsa2048Encrypt => rsa::Rsa,
+    #[cfg(feature = "public-key")]
     Rsa3072Encrypt => rsa::Rsa,
+    #[cfg(feature = "public-key")]
     Rsa4096Encrypt => rsa::Rsa,
+    #[cfg(feature = "public-key")]
     Rsa1024Decrypt => rsa::Rsa,
+    #[cfg(feature = "public-key")]
     Rsa2048Decrypt => rsa::Rsa,
 }
 

@@ -170,6 +170,21 @@ impl Primitive {
         }
     }
 
+    /// Whether it is a public-key operation (ECDSA, RSA): code an image may leave out.
+    pub fn public_key(self) -> bool {
+        matches!(
+            self,
+            Self::EcdsaP256Verify
+                | Self::EcdsaP256Sign
+                | Self::Rsa1024Encrypt
+                | Self::Rsa2048Encrypt
+                | Self::Rsa3072Encrypt
+                | Self::Rsa4096Encrypt
+                | Self::Rsa1024Decrypt
+                | Self::Rsa2048Decrypt
+        )
+    }
+
     /// Whether the limb count must be even (one level of Karatsuba splits operands in halves).
     pub fn even_limbs(self) -> bool {
         self.size() == Size::EvenLimbs

@@ -3,10 +3,13 @@
 
 mod aes;
 mod hash;
+#[cfg(feature = "implementations")]
 mod implementation;
 mod leakage;
 mod micro;
+#[cfg(feature = "offload")]
 mod offload;
+#[cfg(feature = "public-key")]
 mod pubkey;
 mod rng;
 mod software;
@@ -154,9 +157,24 @@ pub fn run<P: Platform>(
         Benchmark::Micro(_) => micro::run(repetitions)?,
         Benchmark::Software(b) => software::run(b, repetitions)?,
         Benchmark::Leakage(b) => leakage::run(platform, b, overhead, implementations)?,
+        #[cfg(feature = "implementations")]
         Benchmark::Implementation(b) => implementation::run(b, repetitions, implementations)?,
+        #[cfg(not(feature = "implementations"))]
+        Benchmark::Implementation(b) => return Err(no_implementations(&b.name, implementations)),
+        #[cfg(feature = "offload")]
         Benchmark::Offload(b) => offload::run(platform, b, repetitions, overhead)?,
+        #[cfg(feature = "public-key")]
         Benchmark::Pubkey(b) => pubkey::run(platform, b, repetitions)?,
+        #[cfg(not(all(feature = "offload", feature = "public-key")))]
+        other => {
+            return Err(BenchError::new(
+                ErrorKind::InvalidParameter,
+                format!(
+                    "this image leaves out the {} kind, which its run did not ask for",
+                    other.kind().name()
+                ),
+            ))
+        }
     };
     Ok(match outcome {
         Outcome::Measured {
@@ -175,6 +193,17 @@ pub fn run<P: Platform>(
             reason,
         },
     })
+}
+
+/// The error of a request naming an implementation from outside the tree in an image built
+/// without them.
+#[cfg(not(feature = "implementations"))]
+pub(crate) fn no_implementations(name: &str, implementations: &[Implementation]) -> BenchError {
+    let _ = implementations;
+    BenchError::new(
+        ErrorKind::InvalidParameter,
+        format!("no implementation '{name}' in this image: give its folder with --impl"),
+    )
 }
 
 /// Formats words as hex for mismatch reports.

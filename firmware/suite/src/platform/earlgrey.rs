@@ -112,6 +112,7 @@ pub struct EarlGrey {
     kmac: Kmac,
     aes: Aes,
     csrng: Csrng,
+    #[cfg_attr(not(feature = "public-key"), allow(dead_code))]
     otbn: Otbn,
     software: SoftwareModules,
 }

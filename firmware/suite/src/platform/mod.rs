@@ -65,6 +65,8 @@ pub trait Platform {
     /// The random bit generator.
     fn rng(&mut self) -> Provided<'_, Self::Rng>;
     /// The big-number accelerator (always hardware), or why the platform has none.
+    // Only the public-key kind drives it; an image without that kind leaves it idle.
+    #[cfg_attr(not(feature = "public-key"), allow(dead_code))]
     fn big_num(&mut self) -> Result<&mut Self::BigNum, String>;
     /// The software hash and AES modules: what `sha2`, `sha3` and `aes` are on a platform
     /// without accelerators, and on a chip with them the same operations in software.

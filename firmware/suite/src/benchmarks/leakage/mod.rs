@@ -41,6 +41,7 @@ use cyclebench_swcrypto::{compare, with_harness, Variant};
 
 use statistics::Statistics;
 
+#[cfg(feature = "implementations")]
 use super::implementation::{self, Call, Outside};
 use super::window::timed;
 use super::{BenchError, Outcome};
@@ -75,7 +76,10 @@ pub fn run<P: Platform>(
         return accelerators::run(platform, b, overhead);
     }
     if let Some(name) = &b.implementation {
+        #[cfg(feature = "implementations")]
         return outside::<P>(b, name, overhead, implementations);
+        #[cfg(not(feature = "implementations"))]
+        return Err(super::no_implementations(name, implementations));
     }
     let result = match b.operation {
         LeakOperation::CompareLeaky => compare::leaky(v).map(|f| test::<P, _>(b, overhead, Compare::new(f))),
@@ -114,6 +118,7 @@ pub fn run<P: Platform>(
 
 /// The test of an implementation from outside the tree: its folder's vectors first, then the
 /// test on its fixed input against random secrets.
+#[cfg(feature = "implementations")]
 fn outside<P: Platform>(
     b: &LeakageBenchmark,
     name: &str,
@@ -164,33 +169,7 @@ impl<P: Platform> Visit for Test<'_, P> {
 
 /// Runs the measurements of `b` on `subject` and works out the statistics.
 fn test<P: Platform, S: Subject>(b: &LeakageBenchmark, overhead: u32, subject: S) -> Result<LeakagePhases, BenchError> {
-    let fail = |failure: Failure| match failure {
-        Failure::Wrong {
-            index,
-            class,
-            what,
-            timeout,
-        } => BenchError::new(
-            if timeout {
-                ErrorKind::Timeout
-            } else {
-                ErrorKind::WrongAnswer
-            },
-            format!(
-                "{} {}: measurement {index} (class {class}): {what}",
-                b.operation.name(),
-                b.variant.name()
-            ),
-        ),
-        Failure::TooLong(cycles) => BenchError::new(
-            ErrorKind::InvalidParameter,
-            format!("a call took {cycles} cycles, more than the statistics hold ({MAX_LEAK_SAMPLE})"),
-        ),
-        Failure::NoMemory => BenchError::new(
-            ErrorKind::InvalidParameter,
-            String::from("not enough memory for the timing histograms"),
-        ),
-    };
+    let fail = |failure: Failure| failed(b, failure);
     // The bookkeeping runs with the instruction cache on (where there is one: on Earl Grey
     // the suite's code is in flash, several times slower uncached), every window with it off,
     // as every other benchmark is measured; the loop switches it around each window.
@@ -233,6 +212,42 @@ impl<P: Platform> CacheOn<P> {
 impl<P: Platform> Drop for CacheOn<P> {
     fn drop(&mut self) {
         P::set_instruction_cache(false);
+    }
+}
+
+/// The error of a test that stopped. One function for every subject: formatting is the same
+/// whatever was timed, and a copy per subject cost flash the chip model does not have.
+#[inline(never)]
+fn failed(b: &LeakageBenchmark, failure: Failure) -> BenchError {
+    match failure {
+        Failure::Wrong {
+            index,
+            class,
+            what,
+            timeout,
+        } => BenchError::new(
+            if timeout {
+                ErrorKind::Timeout
+            } else {
+                ErrorKind::WrongAnswer
+            },
+            match &b.implementation {
+                Some(name) => format!("impl {name}: measurement {index} (class {class}): {what}"),
+                None => format!(
+                    "{} {}: measurement {index} (class {class}): {what}",
+                    b.operation.name(),
+                    b.variant.name()
+                ),
+            },
+        ),
+        Failure::TooLong(cycles) => BenchError::new(
+            ErrorKind::InvalidParameter,
+            format!("a call took {cycles} cycles, more than the statistics hold ({MAX_LEAK_SAMPLE})"),
+        ),
+        Failure::NoMemory => BenchError::new(
+            ErrorKind::InvalidParameter,
+            String::from("not enough memory for the timing histograms"),
+        ),
     }
 }
 
