@@ -875,6 +875,7 @@ fn described_messages_are_checked_against_the_hosts_answers() {
 {{"aes": {{"mode": "cbc", "key_bits": 192, "length": 48, "direction": "decrypt"}}}}
 {{"aes": {{"mode": "ctr", "key_bits": 128, "length": 4096, "repeated_block": 256, "seed": 5}}}}
 {{"aes": {{"mode": "cfb", "key_hex": "2b7e151628aed2a6abf7158809cf4f3c", "iv_hex": "000102030405060708090a0b0c0d0e0f", "message_hex": "6bc1bee22e409f96e93d7e117393172aae"}}}}
+{{"hash": {{"algorithm": "sha3", "message_hex": ""}}}}
 {{"raw_line": "{wrong_hash}"}}
 {{"raw_line": "{wrong_aes}"}}
 {{"hash": {{"algorithm": "sha2", "length": 20000}}}}
@@ -896,8 +897,8 @@ fn described_messages_are_checked_against_the_hosts_answers() {
     ]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     let r = records(&out);
-    assert_eq!(r.len(), 11, "{r:?}");
-    for ok in &r[..6] {
+    assert_eq!(r.len(), 12, "{r:?}");
+    for ok in &r[..7] {
         assert_eq!(ok["status"], "ok", "{ok}");
         assert_eq!(ok["verified"], true, "{ok}");
     }
@@ -906,11 +907,13 @@ fn described_messages_are_checked_against_the_hosts_answers() {
     assert_eq!(r[1]["repeated_block"], 1024);
     assert_eq!(r[4]["bytes"], 4096);
     assert_eq!(r[5]["bytes"], 17);
-    for wrong in &r[6..8] {
+    // NIST's first ShortMsg vector, the empty message, is a message like any other.
+    assert_eq!(r[6]["bytes"], 0, "{}", r[6]);
+    for wrong in &r[7..9] {
         let error = wrong["error"].as_str().unwrap();
         assert!(error.contains("WrongAnswer"), "{wrong}");
     }
-    let refused: Vec<&str> = r[8..].iter().map(|r| r["error"].as_str().unwrap()).collect();
+    let refused: Vec<&str> = r[9..].iter().map(|r| r["error"].as_str().unwrap()).collect();
     assert!(refused[0].contains("add \"repeated_block\""), "{refused:?}");
     assert!(refused[1].contains("not a multiple of 16"), "{refused:?}");
     assert!(refused[2].contains("message_hex: not hex"), "{refused:?}");

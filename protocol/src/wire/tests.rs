@@ -124,6 +124,8 @@ fn every_request() -> Vec<Request> {
         (Some(16384), Some(7), None, None),
         (Some(1 << 20), None, Some(4096), None),
         (None, None, None, Some(String::from("00ff10"))),
+        // NIST's first ShortMsg vector: the empty message.
+        (None, None, None, Some(String::new())),
     ] {
         all.push(Request::Benchmark(Benchmark::Hash(HashBenchmark {
             algorithm: HashAlgorithm::Sha2,
