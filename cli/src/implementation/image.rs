@@ -114,6 +114,10 @@ pub fn build<'a>(
         .join(format!("{}{isa}", features.replace(',', "+")));
     let generated = work.join("crate");
     std::fs::create_dir_all(generated.join("src")).with_context(|| format!("creating {}", generated.display()))?;
+    // Every run for these features writes the same generated crate and objects: without the
+    // lock, a run started beside another builds (and measures) the other's implementations.
+    // Held until the image is copied out under its digest, which no later build overwrites.
+    let _lock = lock(&work.join("lock"))?;
     let compiler = compiler_version(CC)?;
     let rustc = compiler_version("rustc")?;
     let mut objects = Vec::new();
@@ -154,7 +158,10 @@ pub fn build<'a>(
             None => Ok(Vec::new()),
         })
         .collect::<Result<_>>()?;
-    write_if_changed(&generated.join("Cargo.toml"), &manifest(&root, features, &parts, folders)?)?;
+    write_if_changed(
+        &generated.join("Cargo.toml"),
+        &manifest(&root, features, &parts, folders)?,
+    )?;
     write_if_changed(&generated.join("build.rs"), &build_script(&objects))?;
     write_if_changed(&generated.join("src/main.rs"), &main_rs(folders, &vectors))?;
     let config = std::fs::read_to_string(root.join("firmware/.cargo/config.toml"))
@@ -206,6 +213,31 @@ pub fn build<'a>(
         std::fs::copy(&built, &elf).with_context(|| format!("copying the image to {}", elf.display()))?;
     }
     Ok(Image { elf, facts })
+}
+
+/// An exclusive lock on `path` (created if missing), released when the file is dropped; says
+/// so when it has to wait for another run.
+fn lock(path: &Path) -> Result<std::fs::File> {
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(path)
+        .with_context(|| format!("opening {}", path.display()))?;
+    match file.try_lock() {
+        Ok(()) => {}
+        Err(std::fs::TryLockError::WouldBlock) => {
+            eprintln!(
+                "waiting for another run building an image in {} ...",
+                path.parent().unwrap_or(path).display()
+            );
+            file.lock().with_context(|| format!("locking {}", path.display()))?;
+        }
+        Err(std::fs::TryLockError::Error(e)) => {
+            return Err(e).with_context(|| format!("locking {}", path.display()));
+        }
+    }
+    Ok(file)
 }
 
 fn compiler_version(program: &str) -> Result<String> {

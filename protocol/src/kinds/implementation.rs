@@ -67,7 +67,7 @@ impl Kind for ImplBenchmark {
         Description {
             module: None,
             config,
-            bytes: self.length.filter(|&n| n > 0).map(u64::from),
+            bytes: self.length.map(u64::from),
             fields: Vec::from([("impl", Field::Text(self.name.clone()))]),
         }
     }

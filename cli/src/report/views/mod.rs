@@ -2,6 +2,7 @@
 //! module per kind. This file is the one place that says which kind has which view; a kind
 //! without one is shown by the generic tables and charts alone.
 
+mod implementation;
 mod leakage;
 mod pubkey;
 mod software;
@@ -18,6 +19,7 @@ const VIEWS: &[(BenchmarkKind, &dyn View)] = &[
     (BenchmarkKind::Software, &software::Primitives),
     (BenchmarkKind::Leakage, &leakage::Tests),
     (BenchmarkKind::Pubkey, &pubkey::HardwareAndSoftware),
+    (BenchmarkKind::Implementation, &implementation::Outside),
 ];
 
 /// A report section of one kind.
