@@ -14,7 +14,7 @@ pub fn table(records: &[Record]) -> Table {
         "benchmark",
         "dataset",
         "config",
-        "impl",
+        "hw/sw",
         "status",
         "total cycles",
         "phases (corrected) / reason",

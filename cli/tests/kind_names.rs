@@ -11,7 +11,7 @@ use cyclebench_protocol::{BenchmarkKind, Primitive};
 const REGISTRATION: &str = "src/report/views/mod.rs";
 
 /// The leakage operations that are not software primitives.
-const LEAK_OPERATIONS: [&str; 5] = ["compare-leaky", "compare-ct", "aes", "hmac", "kmac"];
+const LEAK_OPERATIONS: [&str; 6] = ["compare-leaky", "compare-ct", "aes", "hmac", "kmac", "impl"];
 
 fn names() -> Vec<&'static str> {
     let mut names: Vec<&str> = BenchmarkKind::ALL.iter().map(|k| k.name()).collect();

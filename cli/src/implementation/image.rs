@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use anyhow::{bail, Context, Result};
-use cyclebench_protocol::{Benchmark, LeakOperation};
+use cyclebench_protocol::{Benchmark, BenchmarkKind, LeakOperation};
 use sha2::{Digest, Sha256};
 
 use super::manifest::{Folder, Interface, Language, OutputBytes, Secret};
@@ -64,16 +64,22 @@ fn target_cflags(zbb: bool) -> Vec<String> {
 /// The suite's optional parts (its cargo features) a request needs. The image of a run with
 /// implementations holds only these, which leaves room for the implementations in the flash
 /// a chip model loads.
-fn parts(b: &Benchmark) -> &'static [&'static str] {
-    const PUBLIC_KEY: &[&str] = &["public-key"];
+fn parts(b: &Benchmark) -> Option<&'static str> {
+    const PUBLIC_KEY: &str = "public-key";
     match b {
-        Benchmark::Pubkey(_) => PUBLIC_KEY,
-        Benchmark::Offload(_) => &["offload"],
-        Benchmark::Software(s) if s.primitive.public_key() => PUBLIC_KEY,
-        Benchmark::Leakage(l) if matches!(l.operation, LeakOperation::Primitive(p) if p.public_key()) => PUBLIC_KEY,
-        _ => &[],
+        Benchmark::Pubkey(_) => Some(PUBLIC_KEY),
+        // The suite names the feature of an optional kind after the kind.
+        Benchmark::Offload(_) => Some(BenchmarkKind::Offload.name()),
+        Benchmark::Software(s) if s.primitive.public_key() => Some(PUBLIC_KEY),
+        Benchmark::Leakage(l) if matches!(l.operation, LeakOperation::Primitive(p) if p.public_key()) => {
+            Some(PUBLIC_KEY)
+        }
+        _ => None,
     }
 }
+
+/// The interfaces' crate, from the checkout's root.
+const IMPL_CRATE: &str = "firmware/impl";
 
 /// The C compiler: clang from Debian, which targets RV32 without a separate toolchain.
 const CC: &str = "clang";
@@ -97,7 +103,7 @@ pub fn build<'a>(
     folders: &[Folder],
     requests: impl Iterator<Item = &'a Benchmark>,
 ) -> Result<Image> {
-    let parts: BTreeSet<&str> = requests.flat_map(parts).copied().collect();
+    let parts: BTreeSet<&str> = requests.filter_map(parts).collect();
     let mut names = BTreeSet::new();
     for f in folders {
         if !names.insert(f.manifest.name.as_str()) {
@@ -391,7 +397,7 @@ fn manifest(root: &Path, features: &str, parts: &BTreeSet<&str>, folders: &[Fold
     let _ = writeln!(
         text,
         "cyclebench-impl = {{ path = {} }}",
-        toml_path(&firmware.join("impl"))
+        toml_path(&root.join(IMPL_CRATE))
     );
     text.push_str("riscv-rt = { version = \"0.12\", features = [\"single-hart\"] }\n");
     for f in folders.iter().filter(|f| f.manifest.language == Language::Rust) {
@@ -408,7 +414,7 @@ fn manifest(root: &Path, features: &str, parts: &BTreeSet<&str>, folders: &[Fold
         text,
         "\n# An implementation's crate depends on cyclebench-impl = \"0.1\"; this is it.\n\
          [patch.crates-io]\ncyclebench-impl = {{ path = {} }}\n",
-        toml_path(&firmware.join("impl"))
+        toml_path(&root.join(IMPL_CRATE))
     );
     // Profiles are read from the workspace root only: the tree's, so the suite compiles the
     // same here as in its own image.
@@ -499,10 +505,10 @@ fn main_rs(folders: &[Folder], vectors: &[Vec<Vector>]) -> String {
         let interface = match m.language {
             Language::Rust => {
                 let function = match m.interface {
-                    Interface::Hash => "hash",
-                    Interface::BlockCipher => "block_cipher",
-                    Interface::Stream => "stream",
-                    Interface::Function => "function",
+                    Interface::Hash => "hash_interface",
+                    Interface::BlockCipher => "block_cipher_interface",
+                    Interface::Stream => "stream_interface",
+                    Interface::Function => "function_interface",
                 };
                 format!(
                     "cyclebench_impl::{function}::<user_{}::{}>()",

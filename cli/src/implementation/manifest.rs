@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
-use cyclebench_protocol::{valid_impl_name, MAX_IMPL_NAME};
+use cyclebench_protocol::{valid_impl_name, IMPL_ALGORITHMS, IMPL_INTERFACES, MAX_IMPL_NAME};
 use serde::Deserialize;
 
 /// The file every implementation folder has.
@@ -19,9 +19,10 @@ pub enum Language {
     Rust,
 }
 
-/// The fixed interfaces (`firmware/impl/include/cyclebench.h`).
+/// The fixed interfaces (`firmware/impl/include/cyclebench.h`), named as the protocol names
+/// them ([`IMPL_INTERFACES`], in this order).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[serde(try_from = "String")]
 pub enum Interface {
     /// `crypto_hash`.
     Hash,
@@ -34,14 +35,11 @@ pub enum Interface {
 }
 
 impl Interface {
+    const ALL: [Self; 4] = [Self::Hash, Self::BlockCipher, Self::Stream, Self::Function];
+
     /// The name `impl.toml` gives it.
     pub fn name(self) -> &'static str {
-        match self {
-            Self::Hash => "hash",
-            Self::BlockCipher => "block-cipher",
-            Self::Stream => "stream",
-            Self::Function => "function",
-        }
+        IMPL_INTERFACES[self as usize]
     }
 
     /// The C functions it consists of.
@@ -65,24 +63,42 @@ impl Interface {
     }
 }
 
-/// An algorithm the suite computes itself, to check every output against.
+/// An algorithm the suite computes itself, to check every output against, named as the
+/// protocol names them ([`IMPL_ALGORITHMS`], in this order).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(try_from = "String")]
 pub enum Algorithm {
     /// SHA-256.
-    #[serde(rename = "sha256")]
     Sha256,
     /// SHA3-256.
-    #[serde(rename = "sha3-256")]
     Sha3_256,
     /// AES-128.
-    #[serde(rename = "aes-128")]
     Aes128,
     /// AES-256.
-    #[serde(rename = "aes-256")]
     Aes256,
     /// ChaCha20 (RFC 8439).
-    #[serde(rename = "chacha20")]
     Chacha20,
+}
+
+/// `TryFrom<String>` by the names in `$names`, the error listing them.
+macro_rules! named {
+    ($($type:ty: $names:expr, $what:literal;)*) => {$(
+        impl TryFrom<String> for $type {
+            type Error = String;
+
+            fn try_from(name: String) -> Result<Self, String> {
+                Self::ALL
+                    .into_iter()
+                    .find(|v| $names[*v as usize] == name)
+                    .ok_or_else(|| format!("unknown {} \"{name}\" (known: {})", $what, $names.join(", ")))
+            }
+        }
+    )*};
+}
+
+named! {
+    Interface: IMPL_INTERFACES, "interface";
+    Algorithm: IMPL_ALGORITHMS, "algorithm";
 }
 
 impl Algorithm {
@@ -95,15 +111,11 @@ impl Algorithm {
         }
     }
 
+    const ALL: [Self; 5] = [Self::Sha256, Self::Sha3_256, Self::Aes128, Self::Aes256, Self::Chacha20];
+
     /// Its name in `impl.toml`.
     pub fn name(self) -> &'static str {
-        match self {
-            Self::Sha256 => "sha256",
-            Self::Sha3_256 => "sha3-256",
-            Self::Aes128 => "aes-128",
-            Self::Aes256 => "aes-256",
-            Self::Chacha20 => "chacha20",
-        }
+        IMPL_ALGORITHMS[self as usize]
     }
 
     /// The `cyclebench_impl::Reference` variant that names it in generated code.
@@ -333,6 +345,11 @@ impl Folder {
 mod tests {
     use super::*;
 
+    /// A manifest of `interface` (as the protocol names it) with `rest`.
+    fn toml(name: &str, language: &str, interface: &str, rest: &str) -> String {
+        format!("name = \"{name}\"\nlanguage = \"{language}\"\ninterface = \"{interface}\"\n{rest}")
+    }
+
     fn folder(toml: &str, files: &[&str]) -> (tempfile::TempDir, Result<Folder>) {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join(MANIFEST), toml).unwrap();
@@ -345,56 +362,47 @@ mod tests {
 
     #[test]
     fn a_c_hash_reads() {
-        let (_d, f) = folder(
-            "name = \"mysha\"\nlanguage = \"c\"\ninterface = \"hash\"\nalgorithm = \"sha256\"\nsources = [\"a.c\"]\n",
-            &["a.c"],
-        );
+        let hash = Interface::Hash.name();
+        let text = toml("mysha", "c", hash, "algorithm = \"sha256\"\nsources = [\"a.c\"]\n");
+        let (_d, f) = folder(&text, &["a.c"]);
         let f = f.unwrap();
         assert_eq!(f.manifest.algorithm, Some(Algorithm::Sha256));
+        assert_eq!(f.manifest.interface, Interface::Hash);
     }
 
     #[test]
     fn mistakes_are_named() {
-        for (toml, files, needle) in [
+        let hash = Interface::Hash.name();
+        let stream = Interface::Stream.name();
+        let function = Interface::Function.name();
+        for (text, files, needle) in [
             (
-                "name = \"x\"\nlanguage = \"c\"\ninterface = \"hash\"\nsources = [\"missing.c\"]\n",
+                toml("x", "c", hash, "sources = [\"missing.c\"]\n"),
                 &[][..],
                 "no file missing.c",
             ),
             (
-                "name = \"x\"\nlanguage = \"c\"\ninterface = \"mac\"\nsources = [\"a.c\"]\n",
+                toml("x", "c", "mac", "sources = [\"a.c\"]\n"),
                 &["a.c"][..],
-                "unknown variant `mac`",
+                "unknown interface \"mac\"",
             ),
+            (toml("x", "go", hash, ""), &[][..], "unknown variant `go`"),
+            (toml("X", "c", hash, "sources = [\"a.c\"]\n"), &["a.c"][..], "lowercase"),
             (
-                "name = \"x\"\nlanguage = \"go\"\ninterface = \"hash\"\n",
-                &[][..],
-                "unknown variant `go`",
-            ),
-            (
-                "name = \"X\"\nlanguage = \"c\"\ninterface = \"hash\"\nsources = [\"a.c\"]\n",
+                toml("x", "c", stream, "algorithm = \"sha256\"\nsources = [\"a.c\"]\n"),
                 &["a.c"][..],
-                "lowercase",
+                "but the interface is",
             ),
             (
-                "name = \"x\"\nlanguage = \"c\"\ninterface = \"stream\"\nalgorithm = \"sha256\"\nsources = [\"a.c\"]\n",
-                &["a.c"][..],
-                "is a hash",
-            ),
-            (
-                "name = \"x\"\nlanguage = \"c\"\ninterface = \"function\"\noutput_bytes = 1\nsources = [\"a.c\"]\n",
+                toml("x", "c", function, "output_bytes = 1\nsources = [\"a.c\"]\n"),
                 &["a.c"][..],
                 "secret",
             ),
-            (
-                "name = \"x\"\nlanguage = \"rust\"\ninterface = \"hash\"\n",
-                &[][..],
-                "no Cargo.toml",
-            ),
+            (toml("x", "rust", hash, ""), &[][..], "no Cargo.toml"),
         ] {
-            let (_d, f) = folder(toml, files);
+            let (_d, f) = folder(&text, files);
             let e = format!("{:#}", f.unwrap_err());
-            assert!(e.contains(needle), "{toml}: {e}");
+            assert!(e.contains(needle), "{text}: {e}");
             assert!(e.contains(MANIFEST), "{e}");
         }
     }

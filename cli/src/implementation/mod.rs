@@ -8,6 +8,7 @@ mod vectors;
 pub use image::{build, Facts};
 pub use manifest::Folder;
 
+use cyclebench_protocol::IMPL_FIELD;
 use serde_json::Value;
 
 use crate::results::Record;
@@ -15,7 +16,7 @@ use crate::results::Record;
 /// Adds to the record of a line that names an implementation from outside the tree how that
 /// implementation was built: its language, interface, compiler and flags.
 pub fn describe(record: &mut Record, implementations: &[Facts]) {
-    let Some(name) = record.details.get("impl").and_then(Value::as_str) else {
+    let Some(name) = record.details.get(IMPL_FIELD).and_then(Value::as_str) else {
         return;
     };
     let Some(facts) = implementations.iter().find(|f| f.name == name) else {

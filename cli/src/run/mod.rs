@@ -76,7 +76,7 @@ pub struct Args {
     /// An implementation folder from outside the tree (its impl.toml, sources or crate, and
     /// vectors) to build into the image, for `impl` and `leakage` lines that name it; repeat
     /// for several. Not with --port or --firmware.
-    #[arg(long = "impl", value_name = "DIR", conflicts_with_all = ["port", "firmware"])]
+    #[arg(long = cyclebench_protocol::IMPL_FIELD, value_name = "DIR", conflicts_with_all = ["port", "firmware"])]
     implementations: Vec<PathBuf>,
     // The help names the threshold from its one definition.
     #[arg(long, help = format!("Run files whose sweeps expand to more than {SWEEP_REQUESTS_WITHOUT_YES} requests"))]

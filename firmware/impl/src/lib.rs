@@ -204,7 +204,7 @@ pub struct Implementation {
 }
 
 /// The [`Interface`] of a Rust [`Hash`].
-pub const fn hash<H: Hash>() -> Interface {
+pub const fn hash_interface<H: Hash>() -> Interface {
     Interface::Hash {
         hash: adapters::hash::<H>,
         output_bytes: H::OUTPUT_BYTES,
@@ -212,7 +212,7 @@ pub const fn hash<H: Hash>() -> Interface {
 }
 
 /// The [`Interface`] of a Rust [`BlockCipher`].
-pub const fn block_cipher<B: BlockCipher>() -> Interface {
+pub const fn block_cipher_interface<B: BlockCipher>() -> Interface {
     assert!(
         core::mem::align_of::<B::Context>() <= 8,
         "the suite aligns a block cipher's context to 8 bytes"
@@ -227,7 +227,7 @@ pub const fn block_cipher<B: BlockCipher>() -> Interface {
 }
 
 /// The [`Interface`] of a Rust [`StreamCipher`].
-pub const fn stream<S: StreamCipher>() -> Interface {
+pub const fn stream_interface<S: StreamCipher>() -> Interface {
     Interface::Stream {
         xor: adapters::stream::<S>,
         key_bytes: S::KEY_BYTES,
@@ -236,7 +236,7 @@ pub const fn stream<S: StreamCipher>() -> Interface {
 }
 
 /// The [`Interface`] of a Rust [`Function`].
-pub const fn function<F: Function>() -> Interface {
+pub const fn function_interface<F: Function>() -> Interface {
     Interface::Function {
         function: adapters::function::<F>,
         output_bytes: F::OUTPUT_BYTES,

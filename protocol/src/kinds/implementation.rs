@@ -16,6 +16,17 @@ use crate::kind::{Description, Field, Kind, PhaseCategory, PhaseSpec, Shape};
 use crate::wire::{self, Options, Tokens, WireError};
 use crate::{Cycles, NamedPhase, Phases, MAX_SOFTWARE_BYTES};
 
+/// The result field that names an implementation from outside the tree (in `impl` and
+/// leakage records).
+pub const IMPL_FIELD: &str = "impl";
+
+/// The interfaces, as `impl.toml` and results name them.
+pub const IMPL_INTERFACES: [&str; 4] = ["hash", "block-cipher", "stream", "function"];
+
+/// The algorithms the suite checks an implementation against, as `impl.toml` and results name
+/// them: SHA-256, SHA3-256 (hash), AES-128, AES-256 (block cipher), ChaCha20 (stream).
+pub const IMPL_ALGORITHMS: [&str; 5] = ["sha256", "sha3-256", "aes-128", "aes-256", "chacha20"];
+
 /// Longest implementation name.
 pub const MAX_IMPL_NAME: usize = 32;
 
@@ -68,7 +79,7 @@ impl Kind for ImplBenchmark {
             module: None,
             config,
             bytes: self.length.map(u64::from),
-            fields: Vec::from([("impl", Field::Text(self.name.clone()))]),
+            fields: Vec::from([(IMPL_FIELD, Field::Text(self.name.clone()))]),
         }
     }
 
@@ -141,9 +152,6 @@ pub struct ImplPhases {
     pub run: Cycles,
 }
 
-/// The interfaces' names, as the wire and `impl.toml` give them.
-const INTERFACES: [&str; 4] = ["hash", "block-cipher", "stream", "function"];
-
 impl Shape for ImplPhases {
     const TAG: &'static str = "impl";
 
@@ -178,7 +186,7 @@ impl Shape for ImplPhases {
 
     fn decode(t: &mut Tokens<'_>) -> Result<Self, WireError> {
         let interface = t.next("interface")?;
-        if !INTERFACES.contains(&interface) {
+        if !IMPL_INTERFACES.contains(&interface) {
             return Err(WireError::Malformed("interface"));
         }
         let reference = match t.next("reference")? {

@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::{demangle, Section, Templates, View};
 use crate::results::Record;
-use cyclebench_protocol::{BenchmarkKind, ImplementationKind, Module, Primitive};
+use cyclebench_protocol::{BenchmarkKind, ImplementationKind, Module, Primitive, IMPL_ALGORITHMS, IMPL_FIELD};
 
 /// The view of implementations from outside the tree.
 pub struct Outside;
@@ -87,20 +87,24 @@ fn same_algorithm(reference: &str, bytes: Option<u64>, other: &Record) -> Option
         }
     };
     let variant = || text(other, "variant").unwrap_or_default();
-    match (reference, kind) {
-        (_, BenchmarkKind::Implementation) if text(other, "reference").as_deref() == Some(reference) => {
-            (other.bytes == bytes).then(|| text(other, "impl").unwrap_or_default())
+    if kind == BenchmarkKind::Implementation {
+        return (text(other, "reference").as_deref() == Some(reference) && other.bytes == bytes)
+            .then(|| text(other, IMPL_FIELD).unwrap_or_default());
+    }
+    // The algorithms in the protocol's order: SHA-256, SHA3-256, AES-128, AES-256, ChaCha20.
+    let algorithm = IMPL_ALGORITHMS.iter().position(|a| *a == reference)?;
+    let named = |p: Primitive| format!("{} {}", p.name(), variant());
+    match (algorithm, kind) {
+        (0, BenchmarkKind::Hash) if module(Module::Sha2) => (other.bytes == bytes).then(implementation),
+        (1, BenchmarkKind::Hash) if module(Module::Sha3) => (other.bytes == bytes).then(implementation),
+        (2, BenchmarkKind::Software) if primitive == Some(Primitive::AesTableEncrypt) => {
+            Some(named(Primitive::AesTableEncrypt))
         }
-        ("sha256", BenchmarkKind::Hash) if module(Module::Sha2) => (other.bytes == bytes).then(implementation),
-        ("sha3-256", BenchmarkKind::Hash) if module(Module::Sha3) => (other.bytes == bytes).then(implementation),
-        ("chacha20", BenchmarkKind::Software) if primitive == Some(Primitive::Chacha20) => {
-            (other.bytes == bytes).then(|| format!("{} {}", Primitive::Chacha20.name(), variant()))
+        (3, BenchmarkKind::Software) if primitive == Some(Primitive::AesTable256Encrypt) => {
+            Some(named(Primitive::AesTable256Encrypt))
         }
-        ("aes-128", BenchmarkKind::Software) if primitive == Some(Primitive::AesTableEncrypt) => {
-            Some(format!("{} {}", Primitive::AesTableEncrypt.name(), variant()))
-        }
-        ("aes-256", BenchmarkKind::Software) if primitive == Some(Primitive::AesTable256Encrypt) => {
-            Some(format!("{} {}", Primitive::AesTable256Encrypt.name(), variant()))
+        (4, BenchmarkKind::Software) if primitive == Some(Primitive::Chacha20) => {
+            (other.bytes == bytes).then(|| named(Primitive::Chacha20))
         }
         _ => None,
     }
@@ -143,7 +147,7 @@ impl View for Outside {
                 };
                 Row {
                     location: r.location(),
-                    name: text(r, "impl").unwrap_or_default(),
+                    name: text(r, IMPL_FIELD).unwrap_or_default(),
                     interface: text(r, "interface").unwrap_or_default(),
                     reference,
                     check: r

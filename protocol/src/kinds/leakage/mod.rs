@@ -315,7 +315,7 @@ impl Kind for LeakageBenchmark {
             ("seed", Field::Number(u64::from(self.seed))),
         ]);
         if let Some(name) = &self.implementation {
-            fields.push(("impl", Field::Text(name.clone())));
+            fields.push((crate::IMPL_FIELD, Field::Text(name.clone())));
         }
         match (self.operation.length_unit(), self.length) {
             (LengthUnit::Bytes, Some(n)) => {
