@@ -40,4 +40,9 @@ rustup component add clippy rustfmt >/dev/null
 
 echo "setup: building the cyclebench host tool"
 cargo build --release --quiet -p cyclebench
+# On the PATH as `cyclebench`: a link into cargo's bin folder (which rustup puts on the PATH),
+# so that a later build of the checkout is what runs.
+bin="${CARGO_HOME:-$HOME/.cargo}/bin"
+mkdir -p "$bin"
+ln -sf "$PWD/target/release/cyclebench" "$bin/cyclebench"
 echo "setup: done"
