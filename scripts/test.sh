@@ -33,6 +33,8 @@ echo "== clippy (firmware workspace)"
 (cd firmware && cargo clippy --release --quiet -p cyclebench-suite --features earlgrey,aes-unmasked --target-dir "$fw_target_dir" -- -D warnings)
 (cd firmware && cargo clippy --release --quiet -p cyclebench-suite --features earlgrey,aes-unmasked,sim-link --target-dir "$fw_target_dir" -- -D warnings)
 (cd firmware && cargo clippy --release --quiet -p cyclebench-suite --features ibex-sim,selftest --target-dir "$fw_target_dir" -- -D warnings)
+# The image of a run with implementations from outside the tree: only the kinds it uses.
+(cd firmware && cargo clippy --release --quiet -p cyclebench-suite --no-default-features --features earlgrey,sim-link,implementations --target-dir "$fw_target_dir" -- -D warnings)
 (cd firmware && cargo clippy --quiet -p cyclebench-datasets -p cyclebench-swcrypto -p cyclebench-modules --all-targets --target "$host" --target-dir "$fw_target_dir" -- -D warnings)
 
 echo "== firmware host tests (datasets against reference crates, CTR_DRBG against NIST)"
@@ -44,7 +46,7 @@ timeout 1200 cargo test --workspace --quiet
 echo "== docs/extending.md by construction: throw-away additions made in a scratch copy, built, run on QEMU"
 timeout 2400 cargo test --quiet -p cyclebench --test extending -- --ignored
 
-echo "== end to end on the Earl Grey model: smoke set verified, mailbox and UART agree; accelerators beside software; offload and OTBN smoke sets"
+echo "== end to end on the Earl Grey model: smoke set verified, mailbox and UART agree; accelerators beside software; offload and OTBN smoke sets; an implementation from outside the tree"
 # One test at a time: each already runs two model instances, one per core.
 timeout 1800 cargo test --quiet -p cyclebench --test earlgrey -- --ignored --test-threads 1
 
@@ -56,6 +58,8 @@ timeout 300 bash sim/ibex/selfcheck.sh rv32imc
 
 echo "== end to end on the Ibex model: calibration self-test, software primitives verified"
 timeout 1200 cargo test --quiet -p cyclebench --test ibex -- --ignored
+echo "== implementations from outside the tree on the Ibex model: verified, constant-time verdicts, the CI gate"
+timeout 1500 cargo test --quiet -p cyclebench --test implementations -- --ignored --test-threads 1
 
 echo "== sharded runs on Slurm: a single-node cluster, a node taken down mid-run, merged equals one machine"
 timeout 900 bash scripts/slurm-test.sh

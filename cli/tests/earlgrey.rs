@@ -184,3 +184,48 @@ fn otbn_verifies_and_rejects_p256_signatures_and_encrypts_with_rsa() {
         "{log}"
     );
 }
+
+#[test]
+#[ignore = "needs the Earl Grey model (scripts/test.sh builds it and runs this)"]
+fn an_implementation_from_outside_the_tree_is_measured_beside_the_hmac_block() {
+    // The folder as a user has it: a copy outside the tree.
+    let folder = tempfile::tempdir().unwrap();
+    for entry in std::fs::read_dir("examples/impl/sha256-c").unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, folder.path().join(path.file_name().unwrap())).unwrap();
+    }
+    let bench = folder.path().join("chip.bench");
+    std::fs::write(
+        &bench,
+        r#"{"impl": {"name": "sha256-c", "length": [0, 64]}}
+{"hash": {"algorithm": "sha2", "length": [0, 64]}}
+{"hash": {"algorithm": "sha2", "length": 64, "software": "rustcrypto"}}
+"#,
+    )
+    .unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let dir = folder.path().to_str().unwrap();
+    let (log, records) = run_logged(TARGET, out.path(), &["--impl", dir], &[bench.to_str().unwrap()]);
+    assert_eq!(records.len(), 5, "{log}");
+    for r in &records {
+        assert_eq!(r["status"], "ok", "{r}");
+        assert_eq!(r["verified"], true, "{r}");
+        assert_eq!(r["platform"], "earlgrey", "{r}");
+    }
+    let own = &records[1];
+    assert_eq!(own["reference"], "sha256", "{own}");
+    assert!(own["vectors_checked"].as_u64().unwrap() > 0, "{own}");
+    assert!(own["impl_flags"].as_str().unwrap().contains("-march=rv32imc"), "{own}");
+    assert_eq!(records[3]["implementation"], "hardware", "{}", records[3]);
+    // The report sets the user's digest beside the HMAC block's and RustCrypto's of 64 bytes.
+    let report = std::fs::read_to_string(out.path().join("report.md")).unwrap();
+    let section = report.split("## Your implementations").nth(1).expect("the section");
+    let row = section
+        .lines()
+        .find(|l| l.contains("sha256-c") && l.contains("| 64 |"))
+        .unwrap();
+    assert!(
+        row.contains("(hardware)") && row.contains("rustcrypto-sha2 (software)"),
+        "{row}"
+    );
+}

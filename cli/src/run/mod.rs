@@ -155,6 +155,32 @@ fn connect(args: &Args, count: usize) -> Result<(Vec<Session>, Option<PathBuf>)>
     Ok((connected, elf))
 }
 
+/// How the pool starts a fresh instance of the target in place of a lost one: a request
+/// that never returned (an implementation stuck in a loop) or a simulator that died costs that
+/// request, not the rest of the run. The fresh instance must announce what the first did.
+fn restart(args: &Args, expected: Hello) -> Result<pool::Restart> {
+    let target = args.target.clone();
+    let faults = args.inject_faults.map(|rate| (rate, args.fault_seed));
+    let (hello_timeout, timeout) = args.target.timeouts()?;
+    let mut timing = Timing::new(hello_timeout, timeout, args.target.quiet());
+    timing.attempts = args.attempts;
+    Ok(Box::new(move || {
+        let (mut link, _) = target.connect(false)?;
+        if let Some((rate, seed)) = faults {
+            link.inject_faults(rate, seed);
+        }
+        let session = Session::connect(link, timing)?;
+        if session.hello != expected {
+            bail!(
+                "the fresh instance announced {}, the first one {}",
+                serde_json::to_string(&session.hello)?,
+                serde_json::to_string(&expected)?
+            );
+        }
+        Ok(session)
+    }))
+}
+
 /// Where the records of a run go, in file order.
 struct Sink<'a> {
     label: &'a str,
@@ -720,7 +746,11 @@ pub fn run(mut args: Args) -> Result<bool> {
         let connected = connect(&args, count);
         spinner.finish_and_clear();
         let (sessions, elf) = connected?;
-        let pool = Pool::new(sessions);
+        let mut pool = Pool::new(sessions);
+        if args.target.port.is_none() {
+            let first = pool.hello().clone();
+            pool.restart_with(restart(&args, first)?);
+        }
         // Code sizes of software primitives come from the firmware's symbol table; without it
         // (a board on --port) they are simply not reported.
         let symbols = match elf.as_deref().map(Symbols::load) {

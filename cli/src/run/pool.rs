@@ -26,9 +26,14 @@ pub struct Sent {
     pub hello: Hello,
 }
 
+/// Starts a fresh instance of the target, in place of one that was lost.
+pub type Restart = Box<dyn FnMut() -> Result<Session>>;
+
 /// The running instances.
 pub struct Pool {
     instances: Vec<Instance>,
+    /// How to start a fresh instance (a target the tool starts; `None` for a board).
+    restart: Option<Restart>,
 }
 
 impl Pool {
@@ -39,7 +44,37 @@ impl Pool {
                 .into_iter()
                 .map(|session| Instance { session, lost: None })
                 .collect(),
+            restart: None,
         }
+    }
+
+    /// Lets the pool start a fresh instance in place of one that was lost (a request that
+    /// never returned, a simulator that died), so the requests after it still run.
+    pub fn restart_with(&mut self, restart: Restart) {
+        self.restart = Some(restart);
+    }
+
+    /// Starts a fresh instance in place of every lost one, on this thread (a simulator lives
+    /// as long as the thread that started it). A failed start ends the restarts: the instance
+    /// stays lost, with both reasons. Returns whether any instance serves.
+    fn revive(&mut self) -> bool {
+        for (i, instance) in self.instances.iter_mut().enumerate() {
+            let (Some(why), Some(restart)) = (instance.lost.clone(), self.restart.as_mut()) else {
+                continue;
+            };
+            eprintln!("instance {} lost ({why}): starting a fresh one", i + 1);
+            match restart() {
+                Ok(session) => {
+                    instance.session = session;
+                    instance.lost = None;
+                }
+                Err(e) => {
+                    instance.lost = Some(format!("{why}; starting a fresh instance failed: {e:#}"));
+                    self.restart = None;
+                }
+            }
+        }
+        self.instances.iter().any(|i| i.lost.is_none())
     }
 
     /// The hello of the first instance.
@@ -61,11 +96,27 @@ impl Pool {
     /// interrupted; actions never taken get no call.
     pub fn run_parallel(&mut self, actions: &[&Action], mut done: impl FnMut(usize, Sent) -> Result<()>) -> Result<()> {
         let next = AtomicUsize::new(0);
+        loop {
+            self.run_batch(actions, &next, &mut done)?;
+            // Every instance was lost before the actions ran out: fresh ones take the rest.
+            if signals::interrupted() || next.load(Ordering::SeqCst) >= actions.len() || !self.revive() {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Sends actions from `next` on, one instance per action at a time, until they run out or
+    /// no instance serves.
+    fn run_batch(
+        &mut self,
+        actions: &[&Action],
+        next: &AtomicUsize,
+        done: &mut impl FnMut(usize, Sent) -> Result<()>,
+    ) -> Result<()> {
         let (tx, rx) = mpsc::channel::<(usize, Sent)>();
         std::thread::scope(|scope| -> Result<()> {
             for instance in self.instances.iter_mut().filter(|i| i.lost.is_none()) {
                 let tx = tx.clone();
-                let next = &next;
                 scope.spawn(move || {
                     while !signals::interrupted() {
                         let index = next.fetch_add(1, Ordering::SeqCst);
@@ -87,8 +138,12 @@ impl Pool {
         })
     }
 
-    /// Sends one line on the first instance that can still serve.
+    /// Sends one line on the first instance that can still serve (a fresh one if every
+    /// instance was lost).
     pub fn run_one(&mut self, action: &Action) -> Option<Sent> {
+        if self.instances.iter().all(|i| i.lost.is_some()) && !self.revive() {
+            return None;
+        }
         let instance = self.instances.iter_mut().find(|i| i.lost.is_none())?;
         Some(instance.send(action))
     }
