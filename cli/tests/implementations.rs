@@ -326,7 +326,7 @@ fn a_misspelled_interface_function_is_named_with_what_the_sources_define() {
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     let log = text(&o);
     assert!(log.contains("needs the function crypto_hash"), "{log}");
-    assert!(log.contains("(they define: crypto_hsh)"), "{log}");
+    assert!(log.contains("(defined: crypto_hsh)"), "{log}");
 }
 
 #[test]

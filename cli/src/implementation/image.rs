@@ -149,8 +149,8 @@ pub fn build<'a>(
                 interface: String::from(m.interface.name()),
                 compiler: rustc.clone(),
                 flags: format!(
-                    "release: opt-level 3, lto, codegen-units 1, panic abort{}",
-                    if zbb { ", target-feature +zbb" } else { "" }
+                    "--target riscv32imc-unknown-none-elf{}, release: opt-level 3, lto, codegen-units 1, panic abort",
+                    if zbb { " -C target-feature=+zbb" } else { "" }
                 ),
                 folder: f.dir.clone(),
             },
@@ -180,6 +180,13 @@ pub fn build<'a>(
         std::fs::write(generated.join("Cargo.lock"), &lock)?;
         std::fs::write(&copied, &lock)?;
     }
+    let images = work.join("images");
+    std::fs::create_dir_all(&images)?;
+    let key = input_key(&root, &generated, &objects, folders, &[&compiler, &rustc])?;
+    let elf = images.join(format!("{key}.elf"));
+    if elf.exists() {
+        return Ok(Image { elf, facts });
+    }
     let target_dir = work.join("target");
     let output = firmware::cargo_for_target(&root, zbb)
         .current_dir(&generated)
@@ -206,19 +213,66 @@ pub fn build<'a>(
         );
     }
     let built = target_dir.join("riscv32imc-unknown-none-elf/release/cyclebench-suite");
-    let bytes = std::fs::read(&built).with_context(|| format!("reading {}", built.display()))?;
-    let digest: String = Sha256::digest(&bytes)
-        .iter()
-        .take(8)
-        .map(|b| format!("{b:02x}"))
-        .collect();
-    let images = work.join("images");
-    std::fs::create_dir_all(&images)?;
-    let elf = images.join(format!("{digest}.elf"));
-    if !elf.exists() {
-        std::fs::copy(&built, &elf).with_context(|| format!("copying the image to {}", elf.display()))?;
-    }
+    let partial = elf.with_extension("elf.new");
+    std::fs::copy(&built, &partial).with_context(|| format!("copying the image to {}", partial.display()))?;
+    std::fs::rename(&partial, &elf)?;
     Ok(Image { elf, facts })
+}
+
+/// The digest of everything an image is built from: the suite's sources and the protocol's
+/// (the firmware workspace and `protocol/`), the generated crate, the C objects, every file of
+/// the Rust implementations' crates, and the compilers' versions. An image of the same inputs
+/// is taken from the cache without running cargo, whichever other sets of implementations
+/// were built in between.
+fn input_key(
+    root: &Path,
+    generated: &Path,
+    objects: &[PathBuf],
+    folders: &[Folder],
+    compilers: &[&str],
+) -> Result<String> {
+    let mut hasher = Sha256::new();
+    let add_tree = |dir: &Path, hasher: &mut Sha256| -> Result<()> {
+        let mut files = Vec::new();
+        sources(dir, &mut files)?;
+        files.sort();
+        for f in files {
+            hasher.update(f.strip_prefix(dir).unwrap_or(&f).to_string_lossy().as_bytes());
+            hasher.update(std::fs::read(&f).with_context(|| format!("reading {}", f.display()))?);
+        }
+        Ok(())
+    };
+    add_tree(&root.join("firmware"), &mut hasher)?;
+    add_tree(&root.join("protocol"), &mut hasher)?;
+    for name in ["Cargo.toml", "build.rs", "src/main.rs", ".cargo/config.toml"] {
+        hasher.update(std::fs::read(generated.join(name)).unwrap_or_default());
+    }
+    for o in objects {
+        hasher.update(std::fs::read(o).with_context(|| format!("reading {}", o.display()))?);
+    }
+    for f in folders.iter().filter(|f| f.manifest.language == Language::Rust) {
+        add_tree(&f.crate_dir(), &mut hasher)?;
+    }
+    for c in compilers {
+        hasher.update(c.as_bytes());
+    }
+    Ok(hasher.finalize().iter().take(12).map(|b| format!("{b:02x}")).collect())
+}
+
+/// Every file under `dir`, leaving out build output (`target/`) and version control.
+fn sources(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+    for entry in std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))? {
+        let path = entry?.path();
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        if path.is_dir() {
+            if name != "target" && name != ".git" {
+                sources(&path, out)?;
+            }
+        } else {
+            out.push(path);
+        }
+    }
+    Ok(())
 }
 
 /// An exclusive lock on `path` (created if missing), released when the file is dropped; says
@@ -275,13 +329,16 @@ fn compile_c(f: &Folder, flags: &[String], out: &Path) -> Result<Vec<PathBuf>> {
     let mut objects = Vec::new();
     for source in &f.manifest.sources {
         let object = out.join(format!("{}.o", source.display().to_string().replace(['/', '\\'], "_")));
+        // Compiled beside the last object and put in its place only when it differs: an object
+        // that did not change keeps its time, and cargo then neither relinks nor rebuilds.
+        let fresh = object.with_extension("o.new");
         let output = Command::new(CC)
             .current_dir(&f.dir)
             .args(flags)
             .arg("-c")
             .arg(source)
             .arg("-o")
-            .arg(&object)
+            .arg(&fresh)
             .output()
             .with_context(|| format!("running {CC} (run scripts/setup.sh, which installs it)"))?;
         if !output.status.success() {
@@ -294,6 +351,11 @@ fn compile_c(f: &Folder, flags: &[String], out: &Path) -> Result<Vec<PathBuf>> {
                 String::from_utf8_lossy(&output.stderr).trim_end()
             );
         }
+        if std::fs::read(&fresh).ok() != std::fs::read(&object).ok() {
+            std::fs::rename(&fresh, &object).with_context(|| format!("writing {}", object.display()))?;
+        } else {
+            std::fs::remove_file(&fresh).ok();
+        }
         objects.push(object);
     }
     let defined = defined_functions(&objects)?;
@@ -305,7 +367,7 @@ fn compile_c(f: &Folder, flags: &[String], out: &Path) -> Result<Vec<PathBuf>> {
                 .map(|d| d.strip_prefix(&prefix).unwrap_or(d).to_owned())
                 .collect();
             bail!(
-                "{}: interface {} needs the function {symbol}, which {} do not define (they define: {}); \
+                "{}: interface {} needs the function {symbol}, which {} {} not define (defined: {}); \
                  its prototype is in cyclebench.h",
                 f.manifest.name,
                 f.manifest.interface.name(),
@@ -315,6 +377,7 @@ fn compile_c(f: &Folder, flags: &[String], out: &Path) -> Result<Vec<PathBuf>> {
                     .map(|s| s.display().to_string())
                     .collect::<Vec<_>>()
                     .join(", "),
+                if f.manifest.sources.len() == 1 { "does" } else { "do" },
                 if others.is_empty() {
                     String::from("nothing global")
                 } else {
