@@ -205,11 +205,7 @@ pub fn build<'a>(
         };
         bail!(
             "building the image with {} ({features}) failed:\n{stderr}{hint}",
-            folders
-                .iter()
-                .map(|f| f.manifest.name.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
+            Folder::names(folders)
         );
     }
     let built = target_dir.join("riscv32imc-unknown-none-elf/release/cyclebench-suite");

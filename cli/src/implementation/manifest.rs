@@ -332,6 +332,12 @@ impl Folder {
         Ok(())
     }
 
+    /// The names of `folders`' implementations, comma-separated, for messages.
+    pub fn names(folders: &[Folder]) -> String {
+        let names: Vec<&str> = folders.iter().map(|f| f.manifest.name.as_str()).collect();
+        names.join(", ")
+    }
+
     /// The Rust crate's folder (Rust implementations).
     pub fn crate_dir(&self) -> PathBuf {
         self.manifest

@@ -630,11 +630,7 @@ fn build_implementations(args: &mut Args, files: &[(PathBuf, Vec<Line>)]) -> Res
     let (features, zbb) = args.target.firmware_build()?;
     eprintln!(
         "building the image with {} ...",
-        folders
-            .iter()
-            .map(|f| f.manifest.name.as_str())
-            .collect::<Vec<_>>()
-            .join(", ")
+        implementation::Folder::names(&folders)
     );
     let requests = files.iter().flat_map(|(_, lines)| lines).filter_map(|line| match line {
         Line::Action {

@@ -53,6 +53,10 @@ pub fn adopt(dir: &Path, args: &mut Args) -> Result<Meta> {
     if target.link.is_none() {
         target.link = meta.link.as_deref().and_then(|l| LinkKind::from_str(l, true).ok());
     }
+    // The implementations the run measured, from the folders it named, as they are now.
+    if args.implementations.is_empty() {
+        args.implementations = meta.implementations.iter().map(|f| f.folder.clone()).collect();
+    }
     Ok(meta)
 }
 

@@ -169,20 +169,7 @@ impl<'a> Outside<'a> {
         let (known, fixed) = match implementation.reference {
             Some(r) => {
                 check_sizes(implementation, r)?;
-                let length = match length {
-                    Some(n) => n as usize,
-                    None if block => sizes(interface, 0).input,
-                    None => return Err(format!("{} needs \"length\": the bytes of input", implementation.name)),
-                };
-                let s = sizes(interface, length);
-                let mut input = vec![0; s.input];
-                fill_input(&mut input);
-                let inputs = Inputs {
-                    key: pattern(s.key, 0),
-                    nonce: pattern(s.nonce, 0x40),
-                    input,
-                };
-                (Known::Reference(r), inputs)
+                (Known::Reference(r), patterned(implementation, length)?)
             }
             None if !implementation.vectors.is_empty() => {
                 let v = pick_vector(implementation, length)?;
@@ -193,22 +180,7 @@ impl<'a> Outside<'a> {
                 };
                 (Known::Vector, inputs)
             }
-            None => {
-                let length = match length {
-                    Some(n) => n as usize,
-                    None if block => sizes(interface, 0).input,
-                    None => return Err(format!("{} needs \"length\": the bytes of input", implementation.name)),
-                };
-                let s = sizes(interface, length);
-                let mut input = vec![0; s.input];
-                fill_input(&mut input);
-                let inputs = Inputs {
-                    key: pattern(s.key, 0),
-                    nonce: pattern(s.nonce, 0x40),
-                    input,
-                };
-                (Known::Unknown, inputs)
-            }
+            None => (Known::Unknown, patterned(implementation, length)?),
         };
         let s = sizes(interface, fixed.input.len());
         let context_bytes = match *interface {
@@ -335,6 +307,25 @@ impl<'a> Outside<'a> {
             self.status = unsafe { setup(self.context.as_mut_ptr().cast(), self.key.bytes().as_ptr()) };
         }
     }
+}
+
+/// The suite's input pattern of `length` bytes (a block for a block cipher) with a fixed key
+/// and nonce: the fixed input where no vector gives one.
+fn patterned(implementation: &Implementation, length: Option<u32>) -> Result<Inputs, String> {
+    let interface = &implementation.interface;
+    let length = match length {
+        Some(n) => n as usize,
+        None if matches!(interface, Interface::BlockCipher { .. }) => sizes(interface, 0).input,
+        None => return Err(format!("{} needs \"length\": the bytes of input", implementation.name)),
+    };
+    let s = sizes(interface, length);
+    let mut input = vec![0; s.input];
+    fill_input(&mut input);
+    Ok(Inputs {
+        key: pattern(s.key, 0),
+        nonce: pattern(s.nonce, 0x40),
+        input,
+    })
 }
 
 /// Refuses an implementation whose declared sizes contradict its algorithm's.
