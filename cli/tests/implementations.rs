@@ -614,3 +614,113 @@ fn the_ci_gate_passes_the_same_build_and_fails_a_slower_one_on_ibex_sim() {
     assert!(stderr.contains("gate.bench:1[2]: run grew from "), "{stderr}");
     assert!(stderr.contains("grew more than 0%: failing"), "{stderr}");
 }
+
+/// A Rust crate in `dir/name` that wraps a RustCrypto crate behind an interface, checked
+/// against the suite's own computation of `algorithm`: `dependency` is its Cargo line, `code`
+/// the type `Wrapped` implementing the trait.
+fn rust_wrapper(dir: &Path, name: &str, interface: &str, algorithm: &str, dependency: &str, code: &str) -> PathBuf {
+    let folder = dir.join(name);
+    fs::create_dir_all(folder.join("src")).unwrap();
+    fs::write(
+        folder.join("impl.toml"),
+        format!(
+            "name = \"{name}\"\nlanguage = \"rust\"\ninterface = \"{interface}\"\nalgorithm = \"{algorithm}\"\n\
+             crate = \".\"\ntype = \"Wrapped\"\n"
+        ),
+    )
+    .unwrap();
+    fs::write(
+        folder.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\n\
+             cyclebench-impl = \"0.1\"\n{dependency}\n\n[workspace]\n"
+        ),
+    )
+    .unwrap();
+    fs::write(folder.join("src/lib.rs"), format!("#![no_std]\n{code}")).unwrap();
+    folder
+}
+
+#[test]
+fn a_block_cipher_and_a_stream_cipher_are_checked_against_the_suites_aes_and_chacha20() {
+    let dir = tempfile::tempdir().unwrap();
+    let aes = rust_wrapper(
+        dir.path(),
+        "aes-rustcrypto",
+        "block-cipher",
+        "aes-128",
+        "aes = { version = \"0.8\", default-features = false }",
+        r#"use aes::cipher::{BlockEncrypt, KeyInit};
+pub struct Wrapped;
+impl cyclebench_impl::BlockCipher for Wrapped {
+    const KEY_BYTES: usize = 16;
+    type Context = aes::Aes128;
+    fn setup(key: &[u8]) -> aes::Aes128 {
+        aes::Aes128::new_from_slice(key).unwrap()
+    }
+    fn encrypt(context: &aes::Aes128, out: &mut [u8], input: &[u8]) {
+        let mut block = aes::Block::clone_from_slice(input);
+        context.encrypt_block(&mut block);
+        out.copy_from_slice(&block);
+    }
+}
+"#,
+    );
+    let chacha = rust_wrapper(
+        dir.path(),
+        "chacha-rustcrypto",
+        "stream",
+        "chacha20",
+        "chacha20 = { version = \"0.9\", default-features = false }",
+        r#"use chacha20::cipher::{KeyIvInit, StreamCipher};
+pub struct Wrapped;
+impl cyclebench_impl::StreamCipher for Wrapped {
+    const KEY_BYTES: usize = 32;
+    const NONCE_BYTES: usize = 12;
+    fn xor(out: &mut [u8], input: &[u8], nonce: &[u8], key: &[u8]) {
+        out.copy_from_slice(input);
+        let mut cipher = chacha20::ChaCha20::new(key.into(), nonce.into());
+        cipher.apply_keystream(out);
+    }
+}
+"#,
+    );
+    let file = bench(
+        dir.path(),
+        "ciphers.bench",
+        &[
+            r#"{"impl": {"name": "aes-rustcrypto", "repetitions": 3}}"#,
+            r#"{"impl": {"name": "chacha-rustcrypto", "length": [1, 64, 1000]}}"#,
+            r#"{"leakage": {"impl": "chacha-rustcrypto", "secret": "key", "measurements": 1000, "seed": 3, "length": 64}}"#,
+        ],
+    );
+    let (o, r) = run(
+        dir.path(),
+        "qemu-virt",
+        "out",
+        &[
+            "--impl",
+            aes.to_str().unwrap(),
+            "--impl",
+            chacha.to_str().unwrap(),
+            &file,
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    assert_eq!(r.len(), 5, "{r:?}");
+    for record in &r {
+        assert_eq!(record["status"], "ok", "{record}");
+        assert_eq!(record["check"], "known_answer", "{record}");
+    }
+    for record in &r[..4] {
+        assert_measured(record);
+    }
+    // Every random key's keystream was checked against the suite's ChaCha20.
+    assert!(r[4]["verdict"].is_string(), "{}", r[4]);
+    // The key schedule is a phase of its own.
+    assert!(r[0]["phases"]["setup"].as_u64().unwrap() > 0, "{}", r[0]);
+    assert!(r[0]["phases"]["run"].as_u64().unwrap() > 0, "{}", r[0]);
+    assert_eq!(r[0]["reference"], "aes-128", "{}", r[0]);
+    assert_eq!(r[1]["reference"], "chacha20", "{}", r[1]);
+    assert_eq!(r[3]["bytes"], 1000, "{}", r[3]);
+}

@@ -23,9 +23,9 @@ pub trait BlockCipher {
     const KEY_BYTES: usize;
     /// Bytes of a block.
     const BLOCK_BYTES: usize = 16;
-    /// The expanded key. `Copy`, since the suite keeps it in a buffer of its own and never
-    /// drops it.
-    type Context: Copy;
+    /// The expanded key. The suite keeps it in a buffer of its own and never drops it (a
+    /// key schedule that owned heap memory would leak it on every call).
+    type Context;
     /// The key schedule.
     fn setup(key: &[u8]) -> Self::Context;
     /// Encrypts one block of `input` into `out`.
