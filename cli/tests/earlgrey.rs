@@ -190,7 +190,7 @@ fn otbn_verifies_and_rejects_p256_signatures_and_encrypts_with_rsa() {
 fn an_implementation_from_outside_the_tree_is_measured_beside_the_hmac_block() {
     // The folder as a user has it: a copy outside the tree.
     let folder = tempfile::tempdir().unwrap();
-    for entry in std::fs::read_dir("examples/impl/sha256-c").unwrap() {
+    for entry in std::fs::read_dir(common::repo().join("examples/impl/sha256-c")).unwrap() {
         let path = entry.unwrap().path();
         std::fs::copy(&path, folder.path().join(path.file_name().unwrap())).unwrap();
     }
