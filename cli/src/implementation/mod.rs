@@ -1,6 +1,8 @@
 //! Implementations from outside the tree (`cyclebench run --impl DIR`): their folders
 //! (`impl.toml`, sources or crate, known-answer vectors), and the image that carries them.
 
+mod compile;
+mod generate;
 mod image;
 mod manifest;
 mod vectors;
