@@ -103,12 +103,20 @@ fn instances(args: &Args) -> Result<usize> {
     ))
 }
 
+/// The waits and attempts of every session of a run.
+fn timing(args: &Args) -> Result<Timing> {
+    let (hello_timeout, timeout) = args.target.timeouts()?;
+    let mut timing = Timing::new(hello_timeout, timeout, args.target.quiet());
+    timing.attempts = args.attempts;
+    Ok(timing)
+}
+
 /// Starts `count` instances of the target and waits for each one's hello. The processes are
 /// started from this thread (a simulator is tied to the thread that started it and dies with
 /// it), one after the other so that a firmware or model build happens once; the hellos are
 /// awaited side by side.
 fn connect(args: &Args, count: usize) -> Result<(Vec<Session>, Option<PathBuf>)> {
-    let (hello_timeout, timeout) = args.target.timeouts()?;
+    let timing = timing(args)?;
     let mut links = Vec::with_capacity(count);
     let mut elf = None;
     for index in 0..count {
@@ -122,8 +130,6 @@ fn connect(args: &Args, count: usize) -> Result<(Vec<Session>, Option<PathBuf>)>
         elf = elf.or(built);
         links.push(link);
     }
-    let mut timing = Timing::new(hello_timeout, timeout, args.target.quiet());
-    timing.attempts = args.attempts;
     let sessions: Vec<Result<Session>> = std::thread::scope(|scope| {
         let waiting: Vec<_> = links
             .into_iter()
@@ -161,9 +167,7 @@ fn connect(args: &Args, count: usize) -> Result<(Vec<Session>, Option<PathBuf>)>
 fn restart(args: &Args, expected: Hello) -> Result<pool::Restart> {
     let target = args.target.clone();
     let faults = args.inject_faults.map(|rate| (rate, args.fault_seed));
-    let (hello_timeout, timeout) = args.target.timeouts()?;
-    let mut timing = Timing::new(hello_timeout, timeout, args.target.quiet());
-    timing.attempts = args.attempts;
+    let timing = timing(args)?;
     Ok(Box::new(move || {
         let (mut link, _) = target.connect(false)?;
         if let Some((rate, seed)) = faults {

@@ -161,7 +161,8 @@ impl Interface {
 }
 
 /// A standard algorithm the suite computes itself, against which every output of an
-/// implementation that declares it is checked.
+/// implementation that declares it is checked. In the order of the protocol's
+/// `IMPL_ALGORITHMS`, which names them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reference {
     /// SHA-256 (FIPS 180-4), interface `hash`.

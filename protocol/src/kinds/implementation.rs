@@ -86,7 +86,8 @@ impl Kind for ImplBenchmark {
     fn check(&self) -> Result<(), String> {
         if !valid_impl_name(&self.name) {
             return Err(format!(
-                "\"name\" must be 1 to {MAX_IMPL_NAME} lowercase letters, digits and '-', got \"{}\"",
+                "the implementation's name must be 1 to {MAX_IMPL_NAME} lowercase letters, digits and '-', \
+                 got \"{}\"",
                 self.name
             ));
         }

@@ -357,18 +357,14 @@ impl Kind for LeakageBenchmark {
             self.variant == LeakVariant::Implementation,
         );
         match (&self.implementation, outside) {
+            // The name and length rules and their messages are the `impl` kind's.
             (Some(name), (true, true)) => {
-                return match self.length {
-                    _ if !crate::valid_impl_name(name) => Err(format!(
-                        "\"impl\" must be 1 to {} lowercase letters, digits and '-', got \"{name}\"",
-                        crate::MAX_IMPL_NAME
-                    )),
-                    Some(n) if n > crate::MAX_SOFTWARE_BYTES => Err(format!(
-                        "\"length\" must be 0 to {} bytes, got {n}",
-                        crate::MAX_SOFTWARE_BYTES
-                    )),
-                    _ => Ok(()),
-                };
+                return crate::ImplBenchmark {
+                    name: name.clone(),
+                    length: self.length,
+                    repetitions: None,
+                }
+                .check();
             }
             (Some(_), _) => {
                 return Err(String::from(

@@ -5,6 +5,7 @@
 use aes::cipher::{BlockEncrypt, KeyInit};
 use alloc::vec::Vec;
 use cyclebench_impl::Reference;
+use cyclebench_protocol::IMPL_ALGORITHMS;
 use cyclebench_swcrypto::{chacha20::chacha20, Variant};
 use sha2::Digest;
 
@@ -44,15 +45,10 @@ pub fn sizes(reference: Reference) -> Sizes {
     }
 }
 
-/// The algorithm's name, as `impl.toml` and results give it.
+/// The algorithm's name, as `impl.toml` and results give it: the protocol's list is in the
+/// order of [`Reference`]'s variants.
 pub fn name(reference: Reference) -> &'static str {
-    match reference {
-        Reference::Sha256 => "sha256",
-        Reference::Sha3_256 => "sha3-256",
-        Reference::Aes128 => "aes-128",
-        Reference::Aes256 => "aes-256",
-        Reference::Chacha20 => "chacha20",
-    }
+    IMPL_ALGORITHMS[reference as usize]
 }
 
 /// The output of `reference` for `input` (a message, a block or a plaintext), `key` and
