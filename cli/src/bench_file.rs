@@ -220,7 +220,10 @@ fn parse_text(line: &str) -> Result<Parsed, String> {
     if line.starts_with('"') {
         return serde_json::from_str::<Request>(line)
             .map(|r| Parsed::Action(Action::Request(r)))
-            .map_err(|e| format!("not a control request (\"hello\", \"get_status\", \"done\", \"suspend\"): {e}"));
+            .map_err(|e| {
+                let names: Vec<String> = Request::control_names().iter().map(|n| format!("\"{n}\"")).collect();
+                format!("not a control request ({}): {e}", names.join(", "))
+            });
     }
     let value: Value = serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
     match Sweep::find(&value)? {

@@ -10,6 +10,8 @@
 extern crate alloc;
 
 mod dataset;
+#[cfg(feature = "serde")]
+mod json_names;
 pub mod kind;
 mod kinds;
 pub mod message;
@@ -18,6 +20,8 @@ mod request;
 pub mod wire;
 
 pub use dataset::{DatasetId, DatasetIdError};
+#[cfg(feature = "serde")]
+pub use json_names::json_names;
 pub use kind::{DatasetFamily, Description, Field, Kind, PhaseCategory, PhaseSpec, Presentation, Shape, Unbounded};
 pub use kinds::*;
 pub use reply::*;

@@ -25,3 +25,19 @@ pub enum Request {
     /// Run one benchmark (reply: [`crate::Reply::BenchmarkResults`] or [`crate::Reply::Error`]).
     Benchmark(Benchmark),
 }
+
+#[cfg(feature = "serde")]
+impl Request {
+    /// The JSON name of the request that carries a benchmark: `{"benchmark": {...}}`.
+    pub const BENCHMARK: &'static str = "benchmark";
+
+    /// The JSON names of the control requests (`"hello"`, `"get_status"`, ...), the requests
+    /// other than a benchmark, as a `.bench` line writes them.
+    pub fn control_names() -> alloc::vec::Vec<&'static str> {
+        crate::json_names::<Self>()
+            .iter()
+            .copied()
+            .filter(|name| *name != Self::BENCHMARK)
+            .collect()
+    }
+}

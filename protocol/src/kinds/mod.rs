@@ -96,6 +96,13 @@ macro_rules! register {
             pub fn presentation(self) -> &'static Presentation {
                 match self { $( Self::$kind => &<$kind_type as Kind>::PRESENTATION, )* }
             }
+
+            /// The options a request of this kind takes in a `.bench` line, by their JSON
+            /// names: the fields its request type's JSON form reads, so no list can miss one.
+            #[cfg(feature = "serde")]
+            pub fn options(self) -> &'static [&'static str] {
+                match self { $( Self::$kind => crate::json_names::<$kind_type>(), )* }
+            }
         }
 
         impl Benchmark {
