@@ -45,7 +45,7 @@ pub struct TargetArgs {
     #[arg(
         long,
         value_name = "SECONDS",
-        value_parser = seconds,
+        value_parser = timeout_seconds,
         allow_negative_numbers = true,
         help = help(HELLO_TIMEOUT, |t| t.hello, false),
         long_help = help(HELLO_TIMEOUT, |t| t.hello, true),
@@ -56,7 +56,7 @@ pub struct TargetArgs {
     #[arg(
         long,
         value_name = "SECONDS",
-        value_parser = seconds,
+        value_parser = timeout_seconds,
         allow_negative_numbers = true,
         help = help(REQUEST_TIMEOUT, |t| t.request, false),
         long_help = help(REQUEST_TIMEOUT, |t| t.request, true),
@@ -98,7 +98,7 @@ fn defaults(wait: fn(Timeouts) -> Duration) -> String {
 }
 
 /// Parses a number of seconds for a timeout: positive, and small enough for a [`Duration`].
-fn seconds(text: &str) -> Result<Duration, String> {
+pub fn timeout_seconds(text: &str) -> Result<Duration, String> {
     let seconds: f64 = text
         .trim()
         .parse()
@@ -168,15 +168,6 @@ impl TargetArgs {
         let target = self.target();
         let link = target.link(self.link)?;
         Ok((target.firmware_features(link), target.firmware.zbb))
-    }
-
-    /// Builds what starting the target needs (model, firmware) without starting it; returns
-    /// the firmware's ELF, or `None` for a board, which needs nothing built.
-    pub fn prepare(&self) -> Result<Option<PathBuf>> {
-        if self.port.is_some() {
-            return Ok(None);
-        }
-        self.target().prepare(self.link).map(Some)
     }
 
     /// Starts (or opens) the target. `selftest` selects the self-test firmware. Returns the

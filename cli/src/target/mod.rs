@@ -16,7 +16,7 @@ use anyhow::{bail, Result};
 use clap::builder::PossibleValue;
 use clap::ValueEnum;
 
-pub use args::TargetArgs;
+pub use args::{timeout_seconds, TargetArgs};
 pub use simulator::Simulator;
 
 use crate::firmware;

@@ -1,156 +1,51 @@
-//! `cyclebench submit slurm`: the batch scripts that run a set as N shards on a Slurm cluster
-//! and merge them. Slurm does the scheduling, the placement and the requeueing of the tasks of
-//! a node that died; the scripts only say what each job runs:
-//!
-//! 1. a build job: the host tool, the model and the firmware, once, into a cache directory every
-//!    node sees;
-//! 2. an array job, one task per shard (`--requeue`), after the build: `run --shard i/N`, or
-//!    `run --resume` of the task's own directory when Slurm runs the task again;
-//! 3. a merge job after every task has ended, which names any unit still missing.
+//! The text of the batch scripts of a submission: a build job, an array job of shards, a merge
+//! job, and `submit.sh`, which submits them with their dependencies.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::Command;
-
-use anyhow::{bail, Context, Result};
-
-use crate::firmware;
-use crate::target::{LinkKind, Target};
-
-/// Arguments of `cyclebench submit`.
-#[derive(clap::Args)]
-pub struct Args {
-    #[command(subcommand)]
-    scheduler: Scheduler,
-}
-
-/// The schedulers `submit` writes jobs for.
-#[derive(clap::Subcommand)]
-enum Scheduler {
-    /// Slurm: a build job, an array job of shards, a merge job (sbatch scripts).
-    Slurm(SlurmArgs),
-}
-
-/// Arguments of `cyclebench submit slurm`.
-#[derive(clap::Args)]
-pub struct SlurmArgs {
-    /// Benchmark description files (.bench), named as the jobs see them from this directory.
-    #[arg(required = true)]
-    files: Vec<PathBuf>,
-    /// Parts to cut the run into, one array task each.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=10000))]
-    shards: u32,
-    /// Target every shard runs on. Default: earlgrey-sim-unmasked, as for `run`.
-    #[arg(long, value_enum)]
-    target: Option<Target>,
-    /// Host link on a simulated Earl Grey.
-    #[arg(long, value_enum)]
-    link: Option<LinkKind>,
-    /// Slurm partition of every job.
-    #[arg(long)]
-    partition: Option<String>,
-    /// CPUs of each shard's task; the shard runs as many instances of the target (--jobs).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
-    cpus_per_task: u32,
-    /// Time limit of each job (Slurm's --time, e.g. 2:00:00).
-    #[arg(long)]
-    time: Option<String>,
-    /// Cache directory on storage every node sees, where the build job puts the models and
-    /// the shards find them (the per-user ~/.cache/cyclebench of one node is no use to another).
-    #[arg(long, env = "CYCLEBENCH_CACHE")]
-    cache: PathBuf,
-    /// Directory of the run, on storage every node sees: `slurm/` (scripts, logs),
-    /// `shards/<i>/` (each shard's results) and `merged/` (default: results/<timestamp>-<target>-slurm/).
-    #[arg(long)]
-    out: Option<PathBuf>,
-    /// Submit the jobs with sbatch now, rather than only writing the scripts.
-    #[arg(long)]
-    now: bool,
-}
-
-/// Writes (and with `--now` submits) the jobs.
-pub fn run(args: Args) -> Result<bool> {
-    let Scheduler::Slurm(args) = args.scheduler;
-    let target = args.target.as_ref().unwrap_or_else(|| Target::default_target());
-    target.link(args.link)?;
-    let out = args.out.clone().unwrap_or_else(|| {
-        PathBuf::from("results").join(format!(
-            "{}-{}-slurm",
-            chrono::Local::now().format("%Y%m%d-%H%M%S"),
-            target.name
-        ))
-    });
-    for file in &args.files {
-        if !file.is_file() {
-            bail!("{} is not a file", file.display());
-        }
-    }
-    let here = std::env::current_dir().context("the current directory")?;
-    let absolute = |p: &Path| if p.is_absolute() { p.to_path_buf() } else { here.join(p) };
-    let jobs = Jobs {
-        repo: firmware::repo_root(),
-        here: here.clone(),
-        out: absolute(&out),
-        cache: absolute(&args.cache),
-        target: target.name,
-        link: args.link.map(|l| format!("{l:?}").to_lowercase()),
-        files: args.files.iter().map(|f| f.display().to_string()).collect(),
-        shards: args.shards,
-        cpus: args.cpus_per_task,
-        partition: args.partition.clone(),
-        time: args.time.clone(),
-    };
-    let slurm = jobs.out.join("slurm");
-    std::fs::create_dir_all(slurm.join("logs")).with_context(|| format!("creating {}", slurm.display()))?;
-    for (name, text) in [
-        ("build.sbatch", jobs.build()),
-        ("shards.sbatch", jobs.shard()),
-        ("merge.sbatch", jobs.merge()),
-        ("submit.sh", jobs.submit()),
-    ] {
-        let path = slurm.join(name);
-        std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?;
-    }
-    let submit = slurm.join("submit.sh");
-    if !args.now {
-        println!(
-            "wrote {}/{{build,shards,merge}}.sbatch; submit them with: bash {}",
-            slurm.display(),
-            submit.display()
-        );
-        return Ok(true);
-    }
-    let status = Command::new("bash")
-        .arg(&submit)
-        .status()
-        .with_context(|| format!("running {}", submit.display()))?;
-    if !status.success() {
-        bail!(
-            "submitting the jobs failed ({status}); the scripts are in {}",
-            slurm.display()
-        );
-    }
-    Ok(true)
-}
 
 /// Everything the scripts name.
-struct Jobs {
-    repo: PathBuf,
-    here: PathBuf,
-    out: PathBuf,
-    cache: PathBuf,
-    target: &'static str,
-    link: Option<String>,
-    files: Vec<String>,
-    shards: u32,
-    cpus: u32,
-    partition: Option<String>,
-    time: Option<String>,
+pub struct Jobs {
+    /// The checkout the build job builds the tool in.
+    pub repo: PathBuf,
+    /// The directory the jobs run in, from which the files are named.
+    pub here: PathBuf,
+    /// The run's directory: scripts, logs, shards and the merged results.
+    pub out: PathBuf,
+    /// The cache of models every node sees.
+    pub cache: PathBuf,
+    /// The target every shard runs on.
+    pub target: &'static str,
+    /// The host link, where the target offers a choice.
+    pub link: Option<String>,
+    /// The `.bench` files.
+    pub files: Vec<String>,
+    /// The options of `run` every shard's command carries, as words.
+    pub run_options: Vec<String>,
+    /// Parts of the run, one array task each.
+    pub shards: u32,
+    /// CPUs of each task.
+    pub cpus: u32,
+    /// Slurm partition.
+    pub partition: Option<String>,
+    /// Slurm time limit of each job.
+    pub time: Option<String>,
 }
 
 /// A word for bash, single-quoted.
 fn quote(text: &str) -> String {
     format!("'{}'", text.replace('\'', r"'\''"))
+}
+
+/// A word for bash: as it is when the shell reads none of its characters specially
+/// (`--timeout`, `7200`), else quoted.
+fn word(text: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "-_./:=,+@%".contains(c);
+    if !text.is_empty() && text.chars().all(plain) {
+        text.to_owned()
+    } else {
+        quote(text)
+    }
 }
 
 fn q(path: &Path) -> String {
@@ -194,7 +89,13 @@ impl Jobs {
         s
     }
 
-    fn build(&self) -> String {
+    /// The `run` options of every shard, each word quoted, after a space; empty for none.
+    fn run_options(&self) -> String {
+        self.run_options.iter().map(|w| format!(" {}", word(w))).collect()
+    }
+
+    /// `build.sbatch`: the host tool, then the model and firmware (`prepare`), once.
+    pub fn build(&self) -> String {
         let mut s = self.header("build", "build-%j.log");
         s.push_str(&self.environment());
         let _ = writeln!(s, "export CYCLEBENCH_JOBS=\"${{SLURM_CPUS_PER_TASK:-1}}\"");
@@ -207,7 +108,8 @@ impl Jobs {
         s
     }
 
-    fn shard(&self) -> String {
+    /// `shards.sbatch`: one requeued array task per shard, which resumes when run again.
+    pub fn shard(&self) -> String {
         let mut s = self.header("shards", "shard-%a-%A.log");
         let _ = writeln!(s, "#SBATCH --array=0-{}", self.shards - 1);
         // A task run again writes on after its first attempt's log.
@@ -217,20 +119,27 @@ impl Jobs {
         s.push_str("jobs=\"${SLURM_CPUS_PER_TASK:-1}\"\n");
         s.push_str(
             "# A task Slurm runs again (its node died, it was preempted) continues what it measured.\n\
-             if [ -e \"$dir/run.json\" ]; then\n  echo \"shard $SLURM_ARRAY_TASK_ID: resuming $dir (restart ${SLURM_RESTART_COUNT:-0})\"\n  exec \"$cli\" run --resume \"$dir\" --jobs \"$jobs\" --no-report\nfi\n",
+             if [ -e \"$dir/run.json\" ]; then\n  echo \"shard $SLURM_ARRAY_TASK_ID: resuming $dir (restart ${SLURM_RESTART_COUNT:-0})\"\n",
+        );
+        let _ = writeln!(
+            s,
+            "  exec \"$cli\" run --resume \"$dir\" --jobs \"$jobs\" --no-report{}\nfi",
+            self.run_options()
         );
         let files: Vec<String> = self.files.iter().map(|f| quote(f)).collect();
         let _ = writeln!(
             s,
-            "exec \"$cli\" run {} --shard \"$SLURM_ARRAY_TASK_ID/{}\" --out \"$dir\" --jobs \"$jobs\" --no-report {}",
+            "exec \"$cli\" run {} --shard \"$SLURM_ARRAY_TASK_ID/{}\" --out \"$dir\" --jobs \"$jobs\" --no-report{} {}",
             self.target_options(),
             self.shards,
+            self.run_options(),
             files.join(" ")
         );
         s
     }
 
-    fn merge(&self) -> String {
+    /// `merge.sbatch`: the shards' directories merged, naming what is missing.
+    pub fn merge(&self) -> String {
         let mut s = self.header("merge", "merge-%j.log");
         s.push_str(&self.environment());
         let _ = writeln!(s, "shards=()");
@@ -251,7 +160,8 @@ impl Jobs {
         s
     }
 
-    fn submit(&self) -> String {
+    /// `submit.sh`: the three jobs submitted, each after the one it needs.
+    pub fn submit(&self) -> String {
         let slurm = self.out.join("slurm");
         format!(
             "#!/usr/bin/env bash\n\
@@ -283,6 +193,7 @@ mod tests {
             target: "qemu-virt",
             link: None,
             files: vec![String::from("benchmarks/sha2.bench"), String::from("it's.bench")],
+            run_options: Vec::new(),
             shards: 4,
             cpus: 2,
             partition: Some(String::from("short")),
@@ -307,6 +218,20 @@ mod tests {
             ),
             "{s}"
         );
+    }
+
+    #[test]
+    fn both_commands_of_a_shard_carry_the_run_options() {
+        let j = Jobs {
+            run_options: ["--timeout", "7200", "--impl", "my impl"].map(String::from).to_vec(),
+            ..jobs()
+        };
+        let s = j.shard();
+        let runs: Vec<&str> = s.lines().filter(|l| l.contains("\"$cli\" run ")).collect();
+        assert_eq!(runs.len(), 2, "{s}");
+        for run in runs {
+            assert!(run.contains(" --no-report --timeout 7200 --impl 'my impl'"), "{run}");
+        }
     }
 
     #[test]
