@@ -182,7 +182,9 @@ fn consistent(shards: &[ShardDir]) -> Result<usize> {
     Ok(first.meta.shard().count)
 }
 
-/// Fails naming every unit no finished shard measured, with the command that runs it.
+/// Fails saying, per shard, how many requests of each file no finished shard measured, and
+/// the command that measures them: a count, not a list, since a lost shard of a large set
+/// lacks hundreds.
 fn missing(
     shards: &[ShardDir],
     count: usize,
@@ -190,25 +192,38 @@ fn missing(
     numbered: &[Vec<usize>],
     known: &[KnownFile],
 ) -> Result<()> {
-    // Owner shard → the lines of its missing units.
-    let mut lost: BTreeMap<usize, Vec<String>> = BTreeMap::new();
-    for (((path, lines), units), k) in files.iter().zip(numbered).zip(known) {
+    // Owner shard → file index → requests missing.
+    let mut lost: BTreeMap<usize, BTreeMap<usize, usize>> = BTreeMap::new();
+    for (f, ((lines, units), k)) in files.iter().map(|(_, l)| l).zip(numbered).zip(known).enumerate() {
         let record_lines = lines.iter().filter(|l| run::units::is_record_line(l));
-        for ((line, unit), k) in record_lines.zip(units).zip(&k.lines) {
+        for ((_, unit), k) in record_lines.zip(units).zip(&k.lines) {
             if k.is_none() {
-                lost.entry(Shard::of(*unit, count).index)
+                *lost
+                    .entry(Shard::of(*unit, count).index)
                     .or_default()
-                    .push(location(path, line));
+                    .entry(f)
+                    .or_default() += 1;
             }
         }
     }
     if lost.is_empty() {
         return Ok(());
     }
+    let total: usize = lost.values().flat_map(BTreeMap::values).sum();
     let meta = &shards[0].meta;
-    let mut text = String::from("the shards do not cover the run; missing:");
-    for (index, lines) in lost {
+    let mut text = format!(
+        "the shards do not cover the run: {total} {} of {} {} missing",
+        plural(total, "request"),
+        lost.len(),
+        plural(lost.len(), "shard")
+    );
+    for (index, per_file) in lost {
         let shard = Shard { index, count };
+        let requests: usize = per_file.values().sum();
+        let counts: Vec<String> = per_file
+            .iter()
+            .map(|(&f, n)| format!("{n} of {}", files[f].0.display()))
+            .collect();
         let command = match shards.iter().find(|s| s.meta.shard() == shard) {
             Some(s) => format!(
                 "{} is unfinished; continue it with: cyclebench run --resume {}",
@@ -216,23 +231,25 @@ fn missing(
                 s.dir.display()
             ),
             None => format!(
-                "no directory of shard {shard} was given; run it with: {}",
+                "no directory of it was given; run it with: {}",
                 shard_command(meta, shard, &sibling(shards, index))
             ),
         };
-        text.push_str(&format!("\n  shard {shard}: {} ({command})", lines.join(", ")));
+        text.push_str(&format!(
+            "\n  shard {shard}: {requests} {} ({}); {command}",
+            plural(requests, "request"),
+            counts.join(", ")
+        ));
     }
     bail!(text)
 }
 
-/// `file:line`, or `file:line[k]` for the k-th request of a swept line.
-fn location(path: &Path, line: &Line) -> String {
-    match line {
-        Line::Action { number, sweep, .. } | Line::Invalid { number, sweep, .. } => match sweep {
-            Some(s) => format!("{}:{number}[{}]", path.display(), s.index),
-            None => format!("{}:{number}", path.display()),
-        },
-        Line::Comment(_) => path.display().to_string(),
+/// `word`, with an `s` unless there is one.
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        word.to_owned()
+    } else {
+        format!("{word}s")
     }
 }
 

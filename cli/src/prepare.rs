@@ -4,20 +4,26 @@
 
 use anyhow::Result;
 
-use crate::target::TargetArgs;
+use crate::target::{LinkKind, Target};
 
-/// Arguments of `cyclebench prepare`.
+/// Arguments of `cyclebench prepare`: what decides the model and the firmware, nothing else
+/// (a board on a serial port needs nothing built, and waits and traces belong to a run).
 #[derive(clap::Args)]
 pub struct Args {
-    #[command(flatten)]
-    target: TargetArgs,
+    /// Target to build for: its model (a simulated chip or core) and the suite firmware.
+    /// Default: earlgrey-sim-unmasked, as for `run`.
+    #[arg(long, value_enum)]
+    target: Option<Target>,
+    /// Host link on a simulated Earl Grey, which the firmware is built for: `mailbox` (the
+    /// default) or `uart`, as the run will use.
+    #[arg(long, value_enum)]
+    link: Option<LinkKind>,
 }
 
 /// Builds the model and the firmware (each a no-op when cached) and names the firmware.
 pub fn run(args: Args) -> Result<bool> {
-    match args.target.prepare()? {
-        Some(elf) => println!("{} ready: {}", args.target.label(), elf.display()),
-        None => println!("{}: a board needs nothing built", args.target.label()),
-    }
+    let target = args.target.as_ref().unwrap_or_else(|| Target::default_target());
+    let elf = target.prepare(args.link)?;
+    println!("{} ready: {}", target.name, elf.display());
     Ok(true)
 }

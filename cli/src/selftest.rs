@@ -5,13 +5,31 @@ use std::time::Instant;
 use anyhow::{bail, Result};
 
 use crate::link::ReadError;
-use crate::target::TargetArgs;
+use crate::target::{Target, TargetArgs};
 
-/// Arguments of `cyclebench selftest`.
+/// The target the self-tests run on when none is named: QEMU starts in seconds, where a
+/// cycle-accurate model may first have to be built.
+const SELFTEST_TARGET: &str = "qemu-virt";
+
+/// Arguments of `cyclebench selftest`: those of any target, the default target the quick one.
 #[derive(clap::Args)]
+#[command(mut_arg("target", |target| target.help(format!(
+    "Target to start (builds the self-test firmware, and the model of a simulated chip, if needed). \
+     Default: {SELFTEST_TARGET}, which needs no model built"
+))))]
 pub struct Args {
     #[command(flatten)]
     target: TargetArgs,
+}
+
+impl Args {
+    /// The target options with the self-tests' default target filled in.
+    fn target(mut self) -> TargetArgs {
+        if self.target.target.is_none() && self.target.port.is_none() {
+            self.target.target = Target::named(SELFTEST_TARGET).cloned();
+        }
+        self.target
+    }
 }
 
 /// Parses the closing line `N passed, N failed, N skipped`.
@@ -24,8 +42,9 @@ fn closing_line(line: &str) -> Option<(u32, u32, u32)> {
 
 /// Runs the self-tests; `Ok(false)` when any failed.
 pub fn run(args: Args) -> Result<bool> {
-    let (_, timeout) = args.target.timeouts()?;
-    let (mut link, _) = args.target.connect(true)?;
+    let target = args.target();
+    let (_, timeout) = target.timeouts()?;
+    let (mut link, _) = target.connect(true)?;
     let start = Instant::now();
     loop {
         let Some(remaining) = timeout.checked_sub(start.elapsed()) else {
@@ -48,7 +67,31 @@ pub fn run(args: Args) -> Result<bool> {
 
 #[cfg(test)]
 mod tests {
-    use super::closing_line;
+    use clap::Parser;
+
+    use super::*;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        selftest: Args,
+    }
+
+    fn target(args: &[&str]) -> TargetArgs {
+        Cli::try_parse_from(std::iter::once("selftest").chain(args.iter().copied()))
+            .unwrap()
+            .selftest
+            .target()
+    }
+
+    #[test]
+    fn the_quick_target_is_the_default_and_says_so() {
+        assert_eq!(target(&[]).label(), SELFTEST_TARGET);
+        assert_eq!(target(&["--target", "ibex-sim"]).label(), "ibex-sim");
+        assert_eq!(target(&["--port", "/dev/ttyUSB0"]).label(), "serial:/dev/ttyUSB0");
+        let help = <Cli as clap::CommandFactory>::command().render_help().to_string();
+        assert!(help.contains(&format!("Default: {SELFTEST_TARGET}")), "{help}");
+    }
 
     #[test]
     fn reads_the_closing_line() {
