@@ -8,6 +8,7 @@ mod implementation;
 mod link;
 mod merge;
 mod prepare;
+mod reference;
 mod report;
 mod results;
 mod run;
@@ -50,6 +51,9 @@ enum Command {
     /// Render reproduction studies (a template and its reference figures each) over results
     /// directories into one document (docs/reproduction.md).
     Study(study::Args),
+    /// Print a reference document generated from the tool's own definitions (docs/cli.md).
+    #[command(hide = true)]
+    Reference(reference::Args),
 }
 
 fn main() -> ExitCode {
@@ -67,6 +71,7 @@ fn main() -> ExitCode {
         Command::Report(args) => report::run(args),
         Command::Compare(args) => compare::run(args),
         Command::Study(args) => study::run(args),
+        Command::Reference(args) => reference::run(args),
     };
     let code = match outcome {
         Ok(true) => ExitCode::SUCCESS,
