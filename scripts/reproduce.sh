@@ -1,21 +1,20 @@
 #!/usr/bin/env bash
-# Re-measures the published figures and regenerates docs/reproduction.md (the thesis, seed 2
-# and seed 3) and docs/reproduction-otbn.md (public-key operations on OTBN).
+# Re-measures the published figures and regenerates docs/reproduction.md (the thesis,
+# optimized software crypto on RV32I (Stoffelen 2019) and OpenTitan as a co-processor (Musa
+# et al. 2024)) and docs/reproduction-otbn.md (public-key operations on OTBN).
 #
 #   scripts/reproduce.sh [earlgrey] [ibex] [offload] [otbn]   (default: the first three)
 #
-# earlgrey: the thesis's evaluation on both Earl Grey models (builds them on first use,
-#           12-15 minutes each on 2 cores; each run then takes minutes of simulation).
-# ibex:     seed 2's software-cryptography study on ibex-sim and ibex-sim-zbb (models build in
-#           seconds; the runs take under a minute).
-# offload:  seed 3's offload study (benchmarks/offload/) on earlgrey-sim-unmasked: about half
-#           an hour of simulation on 2 cores, most of it the software runs over 8 and 16 KiB.
+# earlgrey: the thesis's evaluation on both Earl Grey models (builds them on first use).
+# ibex:     the RV32I software-crypto study (Stoffelen 2019) on ibex-sim and ibex-sim-zbb.
+# offload:  the co-processor study (Musa et al. 2024, benchmarks/offload/) on
+#           earlgrey-sim-unmasked; most of its time goes to the software runs over 8 and 16 KiB.
 # otbn:     public-key operations on OTBN and their software counterparts (benchmarks/otbn/,
-#           with the study-only RSA-2048 decryption on OTBN) on earlgrey-sim-unmasked: about
-#           two hours of simulation, nearly all of it the software baselines; then the software
-#           counterparts on ibex-sim, where RSA-2048 decryption in software (half a billion
-#           cycles, hours on the chip model) is measured. It has a document of its own,
-#           rendered whenever its results exist.
+#           with the study-only RSA-2048 decryption on OTBN) on earlgrey-sim-unmasked, nearly
+#           all of its time the software baselines; then the software counterparts on ibex-sim,
+#           where RSA-2048 decryption in software (half a billion cycles) is measured. It has a
+#           document of its own, rendered whenever its results exist.
+# How long each takes: docs/speed.md.
 # A study not named reuses its results under results/reproduction/ from an earlier run.
 # Each study is a template and its published figures under studies/ (docs/studies.md); the
 # document's prose states only numbers from these results and those figures, and the reasons
@@ -85,7 +84,7 @@ for d in unmasked masked ibex ibex-zbb ibex-one-instance offload; do
         exit 1
     fi
 done
-"$bin" study render studies/thesis studies/seed2 studies/offload \
+"$bin" study render studies/thesis studies/rv32i-software studies/offload \
     --results unmasked="$out/unmasked" --results masked="$out/masked" \
     --results ibex="$out/ibex" --results ibex_zbb="$out/ibex-zbb" \
     --results ibex_one_instance="$out/ibex-one-instance" \

@@ -24,9 +24,15 @@ fn cyclebench_ok(args: &[String]) {
 /// `out/figures`).
 fn render(out: &Path) -> String {
     let doc = out.join("reproduction.md");
-    let mut args: Vec<String> = ["study", "render", "studies/thesis", "studies/seed2", "studies/offload"]
-        .map(String::from)
-        .to_vec();
+    let mut args: Vec<String> = [
+        "study",
+        "render",
+        "studies/thesis",
+        "studies/rv32i-software",
+        "studies/offload",
+    ]
+    .map(String::from)
+    .to_vec();
     for (name, dir) in [
         ("unmasked", "unmasked"),
         ("masked", "masked"),
@@ -129,8 +135,8 @@ fn the_rendered_document_states_the_stored_documents_numbers() {
     for plot in [
         "offload-overhead.svg",
         "offload-speedup.svg",
-        "seed2-fig1-mp-addition.svg",
-        "seed2-fig2-mp-multiplication.svg",
+        "rv32i-software-fig1-mp-addition.svg",
+        "rv32i-software-fig2-mp-multiplication.svg",
     ] {
         assert!(out.path().join("figures").join(plot).exists(), "{plot}");
     }
@@ -200,13 +206,13 @@ fn a_missing_or_unread_results_name_and_an_unknown_study_are_named() {
 
 #[test]
 fn figures_the_results_do_not_hold_are_marked_not_measured() {
-    // Seed 2's study over a run of the offload jobs: no software record is there.
+    // The RV32I software study over a run of the offload jobs: no software record is there.
     let out = tempfile::tempdir().unwrap();
     let doc = out.path().join("doc.md");
     cyclebench_ok(&[
         "study".into(),
         "render".into(),
-        "studies/seed2".into(),
+        "studies/rv32i-software".into(),
         "--results".into(),
         "ibex=cli/tests/fixtures/studies/offload".into(),
         "--out".into(),
