@@ -3,7 +3,11 @@
 //! tests beside it check the hand-written `docs/bench-format.md` and `docs/results-format.md`
 //! against the parser's and the writer's own lists of names.
 
+#[cfg(test)]
+mod bench_format;
 mod cli;
+#[cfg(test)]
+mod document;
 
 use anyhow::Result;
 use clap::CommandFactory;
