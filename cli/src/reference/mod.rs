@@ -8,6 +8,8 @@ mod bench_format;
 mod cli;
 #[cfg(test)]
 mod document;
+#[cfg(test)]
+mod results_format;
 
 use anyhow::Result;
 use clap::CommandFactory;
