@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use clap::{Arg, ArgAction, Command};
 
-/// The command that writes [`DOCUMENT`].
+/// The command that writes `docs/cli.md`.
 const REGENERATE: &str = "cyclebench reference cli > docs/cli.md";
 
 /// The whole reference of `root` and its visible commands, in Markdown.
