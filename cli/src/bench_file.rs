@@ -23,6 +23,8 @@ use cyclebench_protocol::{Benchmark, BenchmarkKind, Request};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::firmware::layout::MAX_PLACEMENTS;
+
 /// The most requests the sweeps of one file may expand to unless the run is told to go on
 /// (`cyclebench run --yes`): more is more likely a slip than a plan, and costs hours.
 pub const SWEEP_REQUESTS_WITHOUT_YES: usize = 5000;
@@ -232,7 +234,46 @@ fn parse_text(line: &str) -> Result<Parsed, String> {
     }
 }
 
-fn parse_action(value: Value) -> Result<Action, String> {
+/// The tool's own option of a benchmark line, `"placements": N` among the kind's fields: the
+/// measurement is made again with the measured code at N placements in flash, and the record
+/// carries every placement's cycles (`docs/analysis.md`). It is no field of the request.
+pub const PLACEMENTS_FIELD: &str = "placements";
+
+/// The kind's object of a benchmark line (`{"<kind>": {...}}` or the same inside
+/// `{"benchmark": ...}`).
+fn kind_object(value: &mut Value) -> Option<&mut Map<String, Value>> {
+    let request = match value.get("benchmark") {
+        Some(_) => value.get_mut("benchmark")?,
+        None => value,
+    };
+    let request = request.as_object_mut().filter(|r| r.len() == 1)?;
+    request.values_mut().next()?.as_object_mut()
+}
+
+/// Takes the placements option out of a benchmark line: how many placements it asks for
+/// (`None`: only the default one), or why the value is not a count.
+fn take_placements(value: &mut Value) -> Result<Option<u32>, String> {
+    let Some(taken) = kind_object(value).and_then(|body| body.remove(PLACEMENTS_FIELD)) else {
+        return Ok(None);
+    };
+    match taken.as_u64() {
+        Some(n) if (1..=u64::from(MAX_PLACEMENTS)).contains(&n) => Ok(Some(n as u32)),
+        _ => Err(format!(
+            "{PLACEMENTS_FIELD} is {taken}: expected a number of placements from 1 to {MAX_PLACEMENTS}"
+        )),
+    }
+}
+
+/// How many placements the benchmark line `text` asks for (1 when it does not say).
+pub fn placements(text: &str) -> u32 {
+    serde_json::from_str::<Value>(text.trim())
+        .ok()
+        .and_then(|mut value| take_placements(&mut value).ok().flatten())
+        .unwrap_or(1)
+}
+
+fn parse_action(mut value: Value) -> Result<Action, String> {
+    take_placements(&mut value)?;
     if value.get("raw_line").is_some() {
         let raw: RawLine = serde_json::from_value(value).map_err(|e| format!("raw line: {e}"))?;
         check_raw_line(&raw.raw_line)?;
@@ -823,6 +864,34 @@ mod tests {
             };
             assert_eq!((s.index, b.variant.name()), (i + 1, variant));
             assert!(text.starts_with(r#"{"benchmark": {"#), "{text}");
+        }
+    }
+
+    #[test]
+    fn placements_are_the_tools_option_not_the_requests() {
+        let body = format!(
+            r#"{{"primitive": "{}", "variant": "rv32i", "length": 64, "placements": 8}}"#,
+            Primitive::Chacha20.name()
+        );
+        let line = request(BenchmarkKind::Software, &body);
+        let lines = parse(line.as_bytes());
+        assert!(matches!(&lines[0], Line::Action { .. }), "{lines:?}");
+        assert_eq!(placements(&line), 8);
+        let plain = format!(
+            r#"{{"primitive": "{}", "variant": "rv32i", "length": 64}}"#,
+            Primitive::Chacha20.name()
+        );
+        assert_eq!(placements(&request(BenchmarkKind::Software, &plain)), 1);
+        for bad in ["0", "-1", "1025", "\"eight\""] {
+            let body = format!(
+                r#"{{"primitive": "{}", "placements": {bad}}}"#,
+                Primitive::Chacha20.name()
+            );
+            let lines = parse(request(BenchmarkKind::Software, &body).as_bytes());
+            let Line::Invalid { error, .. } = &lines[0] else {
+                panic!("placements {bad} was accepted: {lines:?}")
+            };
+            assert!(error.contains(PLACEMENTS_FIELD), "{error}");
         }
     }
 }

@@ -1,5 +1,5 @@
-//! Link integrity on qemu-virt: the thesis sets plus the smoke and seed-2 Table 1 sets (about
-//! 150 requests) run once on a clean link, then five times with 1 % of the bytes damaged in
+//! Link integrity on qemu-virt: the thesis sets plus the smoke and the RV32I study's Table 1 sets
+//! (about 150 requests) run once on a clean link, then five times with 1 % of the bytes damaged in
 //! both directions (a bit flipped, the byte dropped, or a byte inserted), each run seeded.
 //!
 //! Asserted: no wrong result accepted, and at least 99 % of the requests complete with results

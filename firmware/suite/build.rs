@@ -3,10 +3,12 @@
 //! script on the search path: `src/platform/<name>/memory.x`, or that of the family it
 //! belongs to (`earlgrey_2024` falls back to `earlgrey/memory.x`). Adding a platform is
 //! therefore its file and its feature, nothing here. On Earl Grey it also builds the OTBN
-//! programs (`build/otbn.rs`).
+//! programs (`build/otbn.rs`) and places the measured code in flash (`build/layout.rs`).
 
 use std::path::{Path, PathBuf};
 
+#[path = "build/layout.rs"]
+mod layout;
 #[path = "build/otbn.rs"]
 mod otbn;
 
@@ -40,8 +42,10 @@ fn main() {
     // Only Earl Grey has OTBN; the other platforms build without its tools.
     if platform.starts_with("earlgrey") {
         otbn::generate(&out);
+        layout::generate(&out);
     } else {
         otbn::generate_none(&out);
+        layout::generate_none(&out);
     }
     println!("cargo:rerun-if-changed=build");
     let script = linker_script(dir, platform);

@@ -1,5 +1,6 @@
 //! Building the suite firmware for a platform, and naming the revision it was built from.
 
+pub mod layout;
 pub mod memory_image;
 pub mod symbols;
 
@@ -7,6 +8,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use anyhow::{bail, Context, Result};
+
+use layout::Layout;
 
 /// Root of the cyclebench repository this tool was built from.
 pub fn repo_root() -> PathBuf {
@@ -18,8 +21,17 @@ pub fn repo_root() -> PathBuf {
 
 /// Builds the suite with `features` (e.g. `qemu-virt`, `earlgrey,aes-unmasked`), for a core
 /// with Zbb when `zbb` (the compiler may then use rotations in portable code too), optionally
-/// as the self-test build, and returns the ELF. Cargo makes this a no-op when nothing changed.
+/// as the self-test build, with the layout padding the user asked for, and returns the ELF.
+/// Cargo makes this a no-op when nothing changed.
 pub fn build(features: &str, zbb: bool, selftest: bool) -> Result<PathBuf> {
+    build_with(features, zbb, selftest, Layout::from_env()?)
+}
+
+/// [`build`] with `layout`. An image with padding has a build directory of its own (a cache
+/// key of its own); the placements of one padding share one, since they differ only in the
+/// link, and each is copied out of it, so the next placement's build does not overwrite it.
+pub fn build_with(features: &str, zbb: bool, selftest: bool, layout: Layout) -> Result<PathBuf> {
+    layout.check_platform(features)?;
     let root = repo_root();
     let manifest = root.join("firmware/Cargo.toml");
     if !manifest.exists() {
@@ -30,14 +42,17 @@ pub fn build(features: &str, zbb: bool, selftest: bool) -> Result<PathBuf> {
     }
     let variant = if selftest { "selftest" } else { "suite" };
     let isa = if zbb { "-zbb" } else { "" };
-    let target_dir = root
-        .join("target/firmware")
-        .join(format!("{}{isa}-{variant}", features.replace(',', "+")));
+    let target_dir = root.join("target/firmware").join(format!(
+        "{}{isa}-{variant}{}",
+        features.replace(',', "+"),
+        layout.placed(0).suffix()
+    ));
     let mut features = String::from(features);
     if selftest {
         features.push_str(",selftest");
     }
     let mut cargo = cargo_for_target(&root, zbb);
+    layout.apply(&mut cargo, &[]);
     let output = cargo
         .current_dir(root.join("firmware"))
         .args([
@@ -63,7 +78,15 @@ pub fn build(features: &str, zbb: bool, selftest: bool) -> Result<PathBuf> {
     if !elf.exists() {
         bail!("firmware build succeeded but {} is missing", elf.display());
     }
-    Ok(elf)
+    if layout.placement == 0 {
+        return Ok(elf);
+    }
+    let placed = target_dir
+        .join("placements")
+        .join(format!("at{}.elf", layout.placement));
+    std::fs::create_dir_all(placed.parent().unwrap_or(&target_dir))?;
+    std::fs::copy(&elf, &placed).with_context(|| format!("copying the image to {}", placed.display()))?;
+    Ok(placed)
 }
 
 /// Cargo, set to build for the suite's target core (with Zbb when `zbb`) with the paths of this

@@ -12,10 +12,11 @@ use cyclebench_protocol::{Benchmark, BenchmarkKind, LeakOperation};
 use sha2::{Digest, Sha256};
 
 use super::compile::{c_flags, compile_c, compiler_version, CC};
-use super::generate::{build_script, main_rs, manifest};
+use super::generate::{build_script, main_rs, manifest, package_name};
 use super::manifest::{Folder, Language};
 use super::vectors::{self, Vector};
 use crate::firmware;
+use crate::firmware::layout::Layout;
 
 /// What the records of an implementation say about how it was built.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -59,14 +60,20 @@ fn parts(b: &Benchmark) -> Option<&'static str> {
     }
 }
 
+/// The C objects' directory: its name is what the suite's link script knows them by, to put
+/// their code in the measured block (`firmware/suite/build/layout.rs`).
+const OBJECTS_DIR: &str = "cyclebench-impl-objects";
+
 /// Builds (or finds) the image of the suite for `features` (`zbb`: the Zbb core) carrying
-/// `folders`.
+/// `folders`, laid out as `layout` says.
 pub fn build<'a>(
     features: &str,
     zbb: bool,
     folders: &[Folder],
     requests: impl Iterator<Item = &'a Benchmark>,
+    layout: Layout,
 ) -> Result<Image> {
+    layout.check_platform(features)?;
     let parts: BTreeSet<&str> = requests.filter_map(parts).collect();
     let mut names = BTreeSet::new();
     for f in folders {
@@ -97,7 +104,7 @@ pub fn build<'a>(
         let fact = match m.language {
             Language::C => {
                 let flags = c_flags(f, zbb);
-                objects.extend(compile_c(f, &flags, &work.join("objects").join(&m.name))?);
+                objects.extend(compile_c(f, &flags, &work.join(OBJECTS_DIR).join(&m.name))?);
                 Facts {
                     name: m.name.clone(),
                     language: String::from("c"),
@@ -146,13 +153,27 @@ pub fn build<'a>(
     }
     let images = work.join("images");
     std::fs::create_dir_all(&images)?;
-    let key = input_key(&root, &generated, &objects, folders, &[&compiler, &rustc])?;
+    let layout_facts = format!("layout{}", layout.suffix());
+    let key = input_key(
+        &root,
+        &generated,
+        &objects,
+        folders,
+        &[&compiler, &rustc, &layout_facts],
+    )?;
     let elf = images.join(format!("{key}.elf"));
     if elf.exists() {
         return Ok(Image { elf, facts });
     }
     let target_dir = work.join("target");
-    let output = firmware::cargo_for_target(&root, zbb)
+    let crates: Vec<String> = folders
+        .iter()
+        .filter(|f| f.manifest.language == Language::Rust)
+        .map(|f| package_name(&f.crate_dir()).map(|name| name.replace('-', "_")))
+        .collect::<Result<_>>()?;
+    let mut cargo = firmware::cargo_for_target(&root, zbb);
+    layout.apply(&mut cargo, &crates);
+    let output = cargo
         .current_dir(&generated)
         .args(["build", "--release", "--quiet"])
         .arg("--target-dir")
@@ -181,7 +202,7 @@ pub fn build<'a>(
 
 /// The digest of everything an image is built from: the suite's sources and the protocol's
 /// (the firmware workspace and `protocol/`), the generated crate, the C objects, every file of
-/// the Rust implementations' crates, and the compilers' versions. An image of the same inputs
+/// the Rust implementations' crates, the compilers' versions and the layout. An image of the same inputs
 /// is taken from the cache without running cargo, whichever other sets of implementations
 /// were built in between.
 fn input_key(

@@ -9,7 +9,8 @@ use cyclebench_protocol::{
 };
 
 use super::document::{unmentioned, Document};
-use crate::bench_file::SWEEP_REQUESTS_WITHOUT_YES;
+use crate::bench_file::{self, SWEEP_REQUESTS_WITHOUT_YES};
+use crate::firmware::layout::MAX_PLACEMENTS;
 
 const DOCUMENT: &str = "docs/bench-format.md";
 
@@ -89,10 +90,12 @@ fn every_kind_option_and_listed_value_is_in_the_document() {
 fn every_form_of_line_and_its_limits_are_in_the_document() {
     let doc = Document::read(DOCUMENT);
     let quoted: Vec<String> = Request::control_names().iter().map(|n| format!("\"{n}\"")).collect();
-    let forms = quoted
-        .iter()
-        .map(String::as_str)
-        .chain(["raw_line", Request::BENCHMARK, "repetitions"]);
+    let forms = quoted.iter().map(String::as_str).chain([
+        "raw_line",
+        Request::BENCHMARK,
+        "repetitions",
+        bench_file::PLACEMENTS_FIELD,
+    ]);
     let missing = unmentioned(doc.text(), forms);
     assert!(missing.is_empty(), "{} does not name {missing:?}", doc.path);
     // Sentences wrap: a limit is looked for in the text as one line.
@@ -100,6 +103,7 @@ fn every_form_of_line_and_its_limits_are_in_the_document() {
     for limit in [
         format!("at most {SWEEP_REQUESTS_WITHOUT_YES} requests"),
         format!("1 to {MAX_REPETITIONS}"),
+        format!("`\"{}\": N` (1 to {MAX_PLACEMENTS})", bench_file::PLACEMENTS_FIELD),
     ] {
         assert!(flowing.contains(&limit), "{} does not state {limit:?}", doc.path);
     }

@@ -233,6 +233,12 @@ fn records_of(request: &Request, sweep: Option<&SweepPoint>, hello: &Hello) -> V
             if let Some(name) = record.text(IMPL_FIELD).map(str::to_owned) {
                 implementation::describe(&mut record, &[facts(&name)]);
             }
+            // And on an image with layout padding, or a line with placements.
+            record.details.insert(String::from(results::LAYOUT_PAD), 1234.into());
+            let cycles = [Some(10), None];
+            let failed = [String::from("+2 B: lost")];
+            let spread = crate::run::placements::spread("total_cycles", &cycles, &failed);
+            record.details.insert(String::from(results::PLACEMENTS), spread);
             serde_json::to_value(&record).expect("a record serialises")
         })
         .collect()
@@ -259,6 +265,8 @@ fn record_fields() -> BTreeSet<String> {
                 fields.extend(keys(stat));
             }
             fields.extend(keys(&record[results::SWEEP]));
+            fields.extend(keys(&record[results::PLACEMENTS]));
+            fields.extend(keys(&crate::run::placements::spread("total_cycles", &[Some(10)], &[])));
         }
     }
     // A record of a line that is no request, and of a control request.
@@ -333,6 +341,7 @@ fn every_field_of_run_json_is_in_the_document() {
     .expect("a run.json");
     meta.hello = Some(hello());
     meta.implementations = vec![facts("mine")];
+    meta.layout_pad = 1234;
     let json = serde_json::to_value(&meta).expect("run.json serialises");
     let mut fields: BTreeSet<String> = keys(&json).collect();
     fields.extend(keys(&json["shard"]));

@@ -29,6 +29,17 @@ pub use writer::ResultsWriter;
 /// with this request's values). Records of other lines have none.
 pub const SWEEP: &str = "sweep";
 
+/// The field of a record measured on an image with layout padding (`CYCLEBENCH_LAYOUT_PAD`):
+/// the bytes of unrelated code before all other code in flash. Records of the default image
+/// have none.
+pub const LAYOUT_PAD: &str = "layout_pad";
+
+/// The field of a record whose line asked for `"placements": N`: the same measurement with the
+/// measured code at N placements, `{"default": 0, "offsets": [0, 2, ...], "field":
+/// "total_cycles", "cycles": [...], "min": .., "median": .., "max": ..}` (offsets in bytes past
+/// the measured block's 2 KiB boundary; `default` is the placement of every other record).
+pub const PLACEMENTS: &str = "placements";
+
 /// Outcome class of a record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

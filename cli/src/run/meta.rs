@@ -88,6 +88,14 @@ pub struct Meta {
     /// The shard directories a merged run was put together from.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub merged_from: Vec<PathBuf>,
+    /// Bytes of unrelated code the image carried before all other code in flash
+    /// (`CYCLEBENCH_LAYOUT_PAD`); absent for none.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub layout_pad: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// A shard as `run.json` names it.

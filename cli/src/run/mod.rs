@@ -2,6 +2,7 @@
 //! order, from one or several instances of the target.
 
 pub(crate) mod meta;
+pub(crate) mod placements;
 mod pool;
 pub(crate) mod previous;
 mod resume;
@@ -18,6 +19,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::bench_file::{self, Action, Line, SweepPoint, SWEEP_REQUESTS_WITHOUT_YES};
 use crate::firmware;
+use crate::firmware::layout::Layout;
 use crate::firmware::symbols::Symbols;
 use crate::implementation;
 use crate::report;
@@ -197,6 +199,8 @@ struct Sink<'a> {
     quiet: bool,
     /// The implementations from outside the tree in the image.
     implementations: &'a [implementation::Facts],
+    /// Bytes of layout padding in the image.
+    layout_pad: u32,
 }
 
 impl Sink<'_> {
@@ -214,6 +218,11 @@ impl Sink<'_> {
             record.details.insert(String::from(records::SWEEP), point.to_json());
         }
         implementation::describe(&mut record, self.implementations);
+        if self.layout_pad != 0 {
+            record
+                .details
+                .insert(String::from(records::LAYOUT_PAD), self.layout_pad.into());
+        }
         writeln!(out, "{text}")?;
         writeln!(out, "=> {reply}")?;
         out.flush()?;
@@ -348,6 +357,8 @@ pub(crate) struct Writing<'a> {
     /// The implementations from outside the tree the image carries, whose records name how
     /// they were built.
     pub implementations: &'a [implementation::Facts],
+    /// Bytes of layout padding the image carries, which every record it measures names.
+    pub layout_pad: u32,
 }
 
 /// What writing the files gave: every record in file order, and the suite's cycle counter at
@@ -385,6 +396,7 @@ pub(crate) fn write_files(w: &Writing<'_>, files: &[Planned], mut pool: Option<&
         all: Vec::new(),
         quiet: pool.is_none(),
         implementations: w.implementations,
+        layout_pad: w.layout_pad,
     };
     let hello = w.hello;
     let mut last_cycles: Option<u64> = None;
@@ -643,7 +655,7 @@ fn build_implementations(args: &mut Args, files: &[(PathBuf, Vec<Line>)]) -> Res
         } => Some(b),
         _ => None,
     });
-    let image = implementation::build(&features, zbb, &folders, requests)?;
+    let image = implementation::build(&features, zbb, &folders, requests, Layout::from_env()?)?;
     args.target.firmware = Some(image.elf);
     Ok(image.facts)
 }
@@ -694,6 +706,8 @@ pub fn run(mut args: Args) -> Result<bool> {
             Vec::new()
         }
     };
+    // The lines again for the placements, after the run's own requests.
+    let lines = files.clone();
     let mut planned = plan(files, shard, known);
     let sending = planned.iter().any(Planned::sends);
 
@@ -724,10 +738,20 @@ pub fn run(mut args: Args) -> Result<bool> {
         hello: None,
         merged_from: Vec::new(),
         implementations: implementations.clone(),
+        layout_pad: Layout::from_env()?.pad,
     };
     if let Some(before) = &resuming {
         meta.started = before.started.clone();
         meta.hello = before.hello.clone();
+        if before.layout_pad != meta.layout_pad {
+            bail!(
+                "{} was measured with {} bytes of layout padding, this run has {}: set {} as it was",
+                out_dir.display(),
+                before.layout_pad,
+                meta.layout_pad,
+                crate::firmware::layout::PAD_VAR
+            );
+        }
     }
     fill_hello(&mut meta);
     meta.write(&out_dir)?;
@@ -803,6 +827,7 @@ pub fn run(mut args: Args) -> Result<bool> {
         symbols: symbols.as_ref(),
         hello: hello.as_ref(),
         implementations: &implementations,
+        layout_pad: meta.layout_pad,
     };
     if !sending {
         for planned in &mut planned {
@@ -817,8 +842,15 @@ pub fn run(mut args: Args) -> Result<bool> {
             }
         }
     }
-    let written = write_files(&writing, &planned, pool.as_mut())?;
+    let mut written = write_files(&writing, &planned, pool.as_mut())?;
     drop(pool);
+    if sending && !signals::interrupted() && placements::measure(&args, &lines, &mut written.all)? {
+        // Every record again, the ones with placements now carrying them.
+        let mut results = ResultsWriter::create(&out_dir)?;
+        for record in &written.all {
+            results.append(record)?;
+        }
+    }
 
     let earlier = resuming.as_ref();
     let wall_seconds = wall.elapsed().as_secs_f64() + earlier.and_then(|m| m.wall_seconds).unwrap_or(0.0);

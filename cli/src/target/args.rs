@@ -1,6 +1,6 @@
 //! The options shared by every subcommand that talks to a target.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::Result;
@@ -168,6 +168,13 @@ impl TargetArgs {
         let target = self.target();
         let link = target.link(self.link)?;
         Ok((target.firmware_features(link), target.firmware.zbb))
+    }
+
+    /// Starts the target running `elf`, another image of the suite (one placement of its
+    /// measured code); not for `--port`.
+    pub fn start_image(&self, elf: &Path) -> Result<Link> {
+        let (link, _) = self.target().start(Some(elf), false, self.link, None)?;
+        Ok(link)
     }
 
     /// Starts (or opens) the target. `selftest` selects the self-test firmware. Returns the

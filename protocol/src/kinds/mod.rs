@@ -234,9 +234,9 @@ register! {
         /// A constant-time test (dudect): an operation timed on a fixed and on random secret
         /// inputs, compared by Welch's t-test on the device.
         Leakage(LeakageBenchmark),
-        /// Seed 3's offload: a job handed to the chip through a mailbox, its payload fetched
-        /// by page addresses, the result handed back through a scratch-pad memory; and the
-        /// same job in software on the same core.
+        /// The co-processor paper's offload: a job handed to the chip through a mailbox, its
+        /// payload fetched by page addresses, the result handed back through a scratch-pad memory;
+        /// and the same job in software on the same core.
         Offload(OffloadBenchmark),
         /// A public-key operation (ECDSA P-256, RSA) on a big-number accelerator, from program
         /// load to clean-up.

@@ -1,9 +1,9 @@
-//! Offload (seed 3, Table I): a host hands a cryptographic job to the chip through a mailbox,
-//! the chip's firmware fetches the payload from host memory by page addresses, drives the
-//! accelerator, hands the result over through a scratch-pad memory (SPM), and signals
-//! completion; the same job then runs in software on the same core for the speed-up: with
-//! the constant-time RustCrypto, and with the fastest software the project has where that is
-//! another implementation.
+//! Offload (the co-processor paper, Table I): a host hands a cryptographic job to the chip through
+//! a mailbox, the chip's firmware fetches the payload from host memory by page addresses, drives
+//! the accelerator, hands the result over through a scratch-pad memory (SPM), and signals
+//! completion; the same job then runs in software on the same core for the speed-up: with the
+//! constant-time RustCrypto, and with the fastest software the project has where that is another
+//! implementation.
 //!
 //! Wire: `B offload OP KIB d|i c|s [xREPS]`; result
 //! `offload SUBMIT MAILBOX PAYLOAD OPERATION COPY HANDOVER COMPLETION DRAIN SOFTWARE r|m
@@ -111,8 +111,8 @@ impl OffloadOperation {
     }
 }
 
-/// How the mailbox's address fields A1–A5 locate the payload (seed 3's schemes; its
-/// indirect-L2 is not offered, since the chip's RAM could not hold a payload that needs it).
+/// How the mailbox's address fields A1–A5 locate the payload (the co-processor paper's schemes;
+/// its indirect-L2 is not offered, since the chip's RAM could not hold a payload that needs it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
@@ -139,8 +139,8 @@ impl Addressing {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
 pub enum OffloadDesign {
-    /// Seed 3's design: each page is copied into the firmware's own memory, processed from
-    /// there into a local output buffer, and the output copied into the SPM.
+    /// The co-processor paper's design: each page is copied into the firmware's own memory,
+    /// processed from there into a local output buffer, and the output copied into the SPM.
     #[default]
     Staging,
     /// Payload words go from host memory straight into the accelerator and its output
@@ -170,7 +170,7 @@ pub struct OffloadBenchmark {
     /// How the mailbox locates the payload (default direct).
     #[cfg_attr(feature = "serde", serde(default))]
     pub addressing: Addressing,
-    /// Staging copies (seed 3) or streaming (default staging).
+    /// Staging copies (the co-processor paper) or streaming (default staging).
     #[cfg_attr(feature = "serde", serde(default))]
     pub design: OffloadDesign,
     /// Repetitions (default 1).

@@ -1,5 +1,5 @@
-//! Software primitives on the CPU (seed 2's study, plus key schedules), each in one of its
-//! implementation variants: one timed call.
+//! Software primitives on the CPU (the RV32I study (Stoffelen 2019), plus key schedules), each in
+//! one of its implementation variants: one timed call.
 //!
 //! Wire: `B sw PRIMITIVE VARIANT [lLENGTH] [xREPS]`; result `sw RUN STACK_BYTES ENTRY`.
 
@@ -42,8 +42,8 @@ macro_rules! primitives {
         $(#[$doc:meta])*
         $variant:ident = $name:literal, $size:ident, $per_run:expr, [$($secret:ident),+], $family:expr;
     )*) => {
-        /// A software primitive the suite can time (seed 2's study, plus its key schedules).
-        /// Its JSON name is its wire name ([`Primitive::name`]).
+        /// A software primitive the suite can time (the RV32I study (Stoffelen 2019), plus its key
+        /// schedules). Its JSON name is its wire name ([`Primitive::name`]).
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
         pub enum Primitive {

@@ -1,9 +1,9 @@
-//! Inputs and expected outputs of the offload benchmarks (seed 3, Table I). The payload and
-//! the AES key and IV are defined in `inputs.rs`; for every payload size (whole KiB up to
-//! 20 KiB) the build script computes with RustCrypto `sha2`, `sha3`, `aes` + `cbc` the
-//! SHA-256 and SHA3-256 digests of the payload and the SHA-256 digest of its AES-256-CBC
-//! ciphertext (a 20 KiB ciphertext per size would not fit the chip's flash budget; its digest
-//! identifies it as surely).
+//! Inputs and expected outputs of the offload benchmarks (the co-processor paper, Table I). The
+//! payload and the AES key and IV are defined in `inputs.rs`; for every payload size (whole KiB up
+//! to 20 KiB) the build script computes with RustCrypto `sha2`, `sha3`, `aes` + `cbc` the SHA-256
+//! and SHA3-256 digests of the payload and the SHA-256 digest of its AES-256-CBC ciphertext (a 20
+//! KiB ciphertext per size would not fit the chip's flash budget; its digest identifies it as
+//! surely).
 
 include!("inputs.rs");
 

@@ -1,8 +1,8 @@
-//! Software primitives (seed 2's study): one window around one call of the chosen variant on
-//! its fixed input, the stack the call used, and the function's address for the host's
-//! code-size lookup. The primitive's harness (`cyclebench_swcrypto::with_harness`) gives the
-//! input, the call and the check: every output is compared with the expected output the
-//! datasets crate computed with reference crates; a mismatch is an error, never a result.
+//! Software primitives (the RV32I study, Stoffelen 2019): one window around one call of the chosen
+//! variant on its fixed input, the stack the call used, and the function's address for the host's
+//! code-size lookup. The primitive's harness (`cyclebench_swcrypto::with_harness`) gives the input,
+//! the call and the check: every output is compared with the expected output the datasets crate
+//! computed with reference crates; a mismatch is an error, never a result.
 
 use alloc::format;
 use alloc::string::String;

@@ -1,11 +1,11 @@
 //! The host's side of the protocol, played by the same core.
 //!
-//! Seed 3's host is a CVA6 running a Linux driver; this chip has one core, so the suite plays
-//! the host between the chip-side steps: it writes the mailbox and rings the doorbell, and on
-//! each completion moves the SPM's contents into host memory and rings again. Its windows are
-//! the `host_submit` and `host_drain` phases, kept apart from the chip side's. What they cost
-//! here is a stand-in: an Ibex storing to its own RAM, not a CVA6 behind caches and an AXI
-//! bridge (seed 3's "CVA6" column has no counterpart on this chip).
+//! The co-processor paper's host is a CVA6 running a Linux driver; this chip has one core, so the
+//! suite plays the host between the chip-side steps: it writes the mailbox and rings the doorbell,
+//! and on each completion moves the SPM's contents into host memory and rings again. Its windows
+//! are the `host_submit` and `host_drain` phases, kept apart from the chip side's. What they cost
+//! here is a stand-in: an Ibex storing to its own RAM, not a CVA6 behind caches and an AXI bridge
+//! (the paper's "CVA6" column has no counterpart on this chip).
 
 use cyclebench_drivers::mmio::copy_words;
 

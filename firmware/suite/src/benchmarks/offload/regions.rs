@@ -1,11 +1,11 @@
 //! The memory the offload protocol shares between host and chip, and the mailbox's layout.
 //!
-//! Seed 3's host memory, SPM and mailbox are separate devices of its SoC. This chip has one
-//! RAM, so all three are carved out of it, allocated once per request from the suite's heap:
-//! five 4 KiB host pages (20 KiB, what direct addressing reaches), a 4 KiB SPM (one page of
-//! output per hand-over), one index page for indirect-L1 addressing (its first 16 entries: a
-//! full page holds 1024, and five are ever used) and the mailbox. With the firmware's own
-//! staging and output buffers (4 KiB each) that is 36 KiB of the 64 KiB heap.
+//! The co-processor paper's host memory, SPM and mailbox are separate devices of its SoC. This chip
+//! has one RAM, so all three are carved out of it, allocated once per request from the suite's
+//! heap: five 4 KiB host pages (20 KiB, what direct addressing reaches), a 4 KiB SPM (one page of
+//! output per hand-over), one index page for indirect-L1 addressing (its first 16 entries: a full
+//! page holds 1024, and five are ever used) and the mailbox. With the firmware's own staging and
+//! output buffers (4 KiB each) that is 36 KiB of the 64 KiB heap.
 
 use alloc::boxed::Box;
 use core::sync::atomic::{AtomicU32, Ordering};
@@ -19,8 +19,8 @@ pub const HOST_PAGES: usize = OFFLOAD_ADDRESS_FIELDS as usize;
 /// Entries kept of the index page.
 pub const INDEX_ENTRIES: usize = 16;
 
-/// Mailbox fields, by word (seed 3, Fig. 2): the eight general-purpose registers, then the
-/// doorbell (host to chip) and the completion register (chip to host).
+/// Mailbox fields, by word (the co-processor paper, Fig. 2): the eight general-purpose registers,
+/// then the doorbell (host to chip) and the completion register (chip to host).
 pub mod field {
     /// The command: which job.
     pub const CMD: usize = 0;
@@ -53,7 +53,8 @@ pub const CMD_AES_CBC_256: u32 = 3;
 /// CMD bit 8: the address fields point at index pages (indirect-L1) instead of payload pages.
 pub const CMD_INDIRECT: u32 = 1 << 8;
 
-/// One 4 KiB page, on a page boundary like the physical pages seed 3's host hands over.
+/// One 4 KiB page, on a page boundary like the physical pages the co-processor paper's host hands
+/// over.
 #[repr(C, align(4096))]
 #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
 pub struct Page(pub [u32; PAGE_WORDS]);
