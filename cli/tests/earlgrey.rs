@@ -229,3 +229,57 @@ fn an_implementation_from_outside_the_tree_is_measured_beside_the_hmac_block() {
         "{row}"
     );
 }
+
+/// Runs `benchmarks/layout/padding.bench` on `TARGET` with `pad` bytes of layout padding and
+/// returns the run's output and records.
+fn padded_run(pad: u32) -> (String, Vec<Value>) {
+    let out = tempfile::tempdir().unwrap();
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_cyclebench"))
+        .current_dir(common::repo())
+        .env("CYCLEBENCH_LAYOUT_PAD", pad.to_string())
+        .args(["run", "--target", TARGET, "--jobs", "1", "--no-report", "--out"])
+        .arg(out.path())
+        .arg("benchmarks/layout/padding.bench")
+        .output()
+        .expect("run cyclebench");
+    let log = common::text(&o);
+    assert!(o.status.success(), "CYCLEBENCH_LAYOUT_PAD={pad}: {log}");
+    let meta: Value = serde_json::from_str(&std::fs::read_to_string(out.path().join("run.json")).unwrap()).unwrap();
+    assert_eq!(meta["layout_pad"].as_u64().unwrap_or(0), u64::from(pad), "{meta}");
+    (log, common::records(out.path()))
+}
+
+#[test]
+#[ignore = "needs the Earl Grey model (scripts/test.sh builds it and runs this)"]
+fn unrelated_code_before_the_measured_code_moves_no_software_record() {
+    // Two sizes of never-run code at the start of flash, one 2 and one 4 bytes past a
+    // multiple of 8 (the flash word and the cache line), shift every function outside the
+    // measured block; nothing measured may move.
+    let (plain, padded) = std::thread::scope(|s| {
+        let padded = s.spawn(|| padded_run(1234));
+        (padded_run(0), padded.join().expect("the padded run"))
+    });
+    let (_, other) = padded_run(4100);
+    for (pad, (log, records)) in [(1234, &padded), (4100, &other)] {
+        assert_eq!(records.len(), plain.1.len(), "{log}");
+        for (p, r) in plain.1.iter().zip(records.iter()) {
+            assert_eq!(p["status"], "ok", "{p}");
+            assert_eq!(p["verified"], true, "{p}");
+            assert_eq!(r["layout_pad"], pad, "{r}");
+            assert!(p.get("layout_pad").is_none(), "{p}");
+            for field in [
+                "phases",
+                "raw_phases",
+                "total_cycles",
+                "software_cycles",
+                "fastest_software_cycles",
+            ] {
+                assert_eq!(
+                    p[field], r[field],
+                    "{field} of line {} with {pad} bytes before it: {p} / {r}",
+                    p["line"]
+                );
+            }
+        }
+    }
+}

@@ -1,7 +1,7 @@
 //! Where the suite's measured code sits in an Earl Grey image (`firmware/suite/build/layout.rs`
 //! places it): the padding of a layout experiment, and the placement of the measured block.
 //! Both reach the suite's build as environment variables, and an image built with either is
-//! kept apart from the default one.
+//! kept apart from the default one under a name of its own.
 
 use std::process::Command;
 
@@ -54,8 +54,8 @@ impl Layout {
         Self { placement, ..self }
     }
 
-    /// What tells this image's build apart from the default one's, for its build directory and
-    /// cache key: empty for the default.
+    /// What tells this image apart from the default one, for its file name and cache key:
+    /// empty for the default.
     pub fn suffix(&self) -> String {
         let mut suffix = String::new();
         if self.pad != 0 {

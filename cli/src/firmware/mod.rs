@@ -27,9 +27,10 @@ pub fn build(features: &str, zbb: bool, selftest: bool) -> Result<PathBuf> {
     build_with(features, zbb, selftest, Layout::from_env()?)
 }
 
-/// [`build`] with `layout`. An image with padding has a build directory of its own (a cache
-/// key of its own); the placements of one padding share one, since they differ only in the
-/// link, and each is copied out of it, so the next placement's build does not overwrite it.
+/// [`build`] with `layout`. Every layout shares the default's build directory, since they
+/// differ only in the suite's own crate and the link; each image is copied out under its
+/// layout's name (`layouts/default.elf`, `layouts/pad1234-at6.elf`), so the next build does not
+/// overwrite it.
 pub fn build_with(features: &str, zbb: bool, selftest: bool, layout: Layout) -> Result<PathBuf> {
     layout.check_platform(features)?;
     let root = repo_root();
@@ -42,11 +43,9 @@ pub fn build_with(features: &str, zbb: bool, selftest: bool, layout: Layout) -> 
     }
     let variant = if selftest { "selftest" } else { "suite" };
     let isa = if zbb { "-zbb" } else { "" };
-    let target_dir = root.join("target/firmware").join(format!(
-        "{}{isa}-{variant}{}",
-        features.replace(',', "+"),
-        layout.placed(0).suffix()
-    ));
+    let target_dir = root
+        .join("target/firmware")
+        .join(format!("{}{isa}-{variant}", features.replace(',', "+")));
     let mut features = String::from(features);
     if selftest {
         features.push_str(",selftest");
@@ -78,15 +77,16 @@ pub fn build_with(features: &str, zbb: bool, selftest: bool, layout: Layout) -> 
     if !elf.exists() {
         bail!("firmware build succeeded but {} is missing", elf.display());
     }
-    if layout.placement == 0 {
-        return Ok(elf);
-    }
-    let placed = target_dir
-        .join("placements")
-        .join(format!("at{}.elf", layout.placement));
-    std::fs::create_dir_all(placed.parent().unwrap_or(&target_dir))?;
-    std::fs::copy(&elf, &placed).with_context(|| format!("copying the image to {}", placed.display()))?;
-    Ok(placed)
+    // Copied out at once, every layout under its own name: a build of another layout for the
+    // same features (a run beside this one) relinks the file cargo wrote.
+    let name = match layout.suffix().trim_start_matches('-') {
+        "" => String::from("default"),
+        suffix => suffix.to_owned(),
+    };
+    let copy = target_dir.join("layouts").join(format!("{name}.elf"));
+    std::fs::create_dir_all(copy.parent().unwrap_or(&target_dir))?;
+    std::fs::copy(&elf, &copy).with_context(|| format!("copying the image to {}", copy.display()))?;
+    Ok(copy)
 }
 
 /// Cargo, set to build for the suite's target core (with Zbb when `zbb`) with the paths of this

@@ -844,7 +844,7 @@ pub fn run(mut args: Args) -> Result<bool> {
     }
     let mut written = write_files(&writing, &planned, pool.as_mut())?;
     drop(pool);
-    if sending && !signals::interrupted() && placements::measure(&args, &lines, &mut written.all)? {
+    if sending && placements::measure(&args, &lines, &mut written.all)? {
         // Every record again, the ones with placements now carrying them.
         let mut results = ResultsWriter::create(&out_dir)?;
         for record in &written.all {

@@ -17,6 +17,7 @@ use crate::firmware::layout::{Layout, PLACEMENT_STEP};
 use crate::implementation;
 use crate::results::{self as records, Record, RecordContext, Status};
 use crate::session::Session;
+use crate::signals;
 
 /// The detail a placement's cycles are taken from: the software side of an offload record
 /// (what the placement moves; the chip's side runs from RAM), else the record's total.
@@ -82,6 +83,14 @@ pub(crate) fn measure(args: &Args, files: &[(PathBuf, Vec<Line>)], records: &mut
         let layout = Layout::from_env()?;
         for k in 1..most {
             let offset = k * PLACEMENT_STEP;
+            // What was measured is kept; the placements not reached say so.
+            if signals::interrupted() {
+                for w in wanted.iter_mut().filter(|w| w.count > k) {
+                    w.failures
+                        .push(format!("+{offset} B and after: not measured, the run was interrupted"));
+                }
+                break;
+            }
             let todo: Vec<usize> = (0..wanted.len()).filter(|&i| wanted[i].count > k).collect();
             eprintln!("placement +{offset} B ({} of {most}): {} request(s)", k + 1, todo.len());
             let measured = image(args, files, layout.placed(offset))

@@ -15,7 +15,7 @@ use cyclebench_protocol::{
 };
 use sha2::Digest as _;
 
-use super::{hex_words, on_software, software, BenchError, Outcome, Samples};
+use super::{cached, hex_words, on_software, software, BenchError, Outcome, Samples};
 use crate::cycles::Marks;
 use crate::pin;
 use crate::platform::{Platform, Provided};
@@ -85,12 +85,12 @@ pub fn run<P: Platform>(platform: &mut P, b: &AesBenchmark, repetitions: u16) ->
             let engine = s.aes(library);
             match own_limit(engine, &job.cfg) {
                 Some(reason) => Ok(Outcome::Unsupported(format!("aes: {reason}"))),
-                None => measure(software(engine), b, &job, repetitions, true),
+                None => measure::<_, P>(software(engine), b, &job, repetitions, true),
             }
         });
     }
     let job = job(b)?;
-    measure(platform.aes(), b, &job, repetitions, false)
+    measure::<_, P>(platform.aes(), b, &job, repetitions, false)
 }
 
 /// What a request processes and how its output is checked.
@@ -215,8 +215,9 @@ fn wrong(output: &[[u32; 4]], expected: &Expected) -> Option<String> {
     }
 }
 
-/// Runs `job` as `b` asks on `module`, after one untimed run if `warm_up`.
-fn measure<M: AesEngine>(
+/// Runs `job` as `b` asks on `module`; software (`warm_up`) after one untimed run, each run
+/// with the instruction cache on.
+fn measure<M: AesEngine, P: Platform>(
     module: Provided<'_, M>,
     b: &AesBenchmark,
     job: &Job,
@@ -240,10 +241,17 @@ fn measure<M: AesEngine>(
     let mut output = alloc::vec![[0u32; 4]; input.len()];
     let passes = job.passes;
     let whole = |e: &mut M, output: &mut [[u32; 4]]| {
-        if passes > 1 {
-            total_repeated(e, cfg, input, output, passes, b.tight)
+        let mut run = || {
+            if passes > 1 {
+                total_repeated(e, cfg, input, output, passes, b.tight)
+            } else {
+                total(e, cfg, input, output, b.tight)
+            }
+        };
+        if warm_up {
+            cached::<P, _>(run)
         } else {
-            total(e, cfg, input, output, b.tight)
+            run()
         }
     };
     if warm_up {
@@ -255,7 +263,18 @@ fn measure<M: AesEngine>(
             Granularity::Total => whole(module.module, &mut output).map(|p| p.to_vec()),
             Granularity::PerBlock | Granularity::Interface => {
                 let interface = b.granularity == Granularity::Interface;
-                per_block(module.module, cfg, input, &mut output, b.tight, b.status_pad, interface).map(|p| p.to_vec())
+                let mut run = || {
+                    per_block(
+                        &mut *module.module,
+                        cfg,
+                        input,
+                        &mut output,
+                        b.tight,
+                        b.status_pad,
+                        interface,
+                    )
+                };
+                if warm_up { cached::<P, _>(run) } else { run() }.map(|p| p.to_vec())
             }
         }
         .map_err(|e| BenchError::module("aes", e))?;

@@ -13,7 +13,7 @@ use cyclebench_protocol::{
     Check, ErrorKind, FifoTrace, HashAlgorithm, HashBenchmark, HashPhases, HashStyle, Phases, SoftwareLibrary,
 };
 
-use super::{hex_words, on_software, software, BenchError, Outcome, Samples};
+use super::{cached, hex_words, on_software, software, BenchError, Outcome, Samples};
 use crate::cycles::Marks;
 use crate::pin;
 use crate::platform::{Platform, Provided};
@@ -24,13 +24,13 @@ pub fn run<P: Platform>(platform: &mut P, b: &HashBenchmark, repetitions: u16) -
         // One untimed run first: the timed ones find the code in the instruction cache.
         return on_software(platform, |s| match (library, b.algorithm) {
             (SoftwareLibrary::RustCrypto, HashAlgorithm::Sha2) => {
-                measure("sha2", software(&mut s.sha2), b, repetitions, true)
+                measure::<_, P>("sha2", software(&mut s.sha2), b, repetitions, true)
             }
             (SoftwareLibrary::RustCrypto, HashAlgorithm::Sha3) => {
-                measure("sha3", software(&mut s.sha3), b, repetitions, true)
+                measure::<_, P>("sha3", software(&mut s.sha3), b, repetitions, true)
             }
             (SoftwareLibrary::Own, HashAlgorithm::Sha3) => match s.own_sha3.as_mut() {
-                Some(own) => measure("sha3", software(own), b, repetitions, true),
+                Some(own) => measure::<_, P>("sha3", software(own), b, repetitions, true),
                 None => Ok(Outcome::Unsupported(String::from(
                     "sha3: the suite's own Keccak-f[1600] assembly is not in this build",
                 ))),
@@ -41,13 +41,14 @@ pub fn run<P: Platform>(platform: &mut P, b: &HashBenchmark, repetitions: u16) -
         });
     }
     match b.algorithm {
-        HashAlgorithm::Sha2 => measure("sha2", platform.sha2(), b, repetitions, false),
-        HashAlgorithm::Sha3 => measure("sha3", platform.sha3(), b, repetitions, false),
+        HashAlgorithm::Sha2 => measure::<_, P>("sha2", platform.sha2(), b, repetitions, false),
+        HashAlgorithm::Sha3 => measure::<_, P>("sha3", platform.sha3(), b, repetitions, false),
     }
 }
 
-/// Runs `b` on `module` (`name` is "sha2" or "sha3"), after one untimed run if `warm_up`.
-fn measure<M: Hasher>(
+/// Runs `b` on `module` (`name` is "sha2" or "sha3"); software (`warm_up`) after one untimed
+/// run, each run with the instruction cache on.
+fn measure<M: Hasher, P: Platform>(
     name: &str,
     module: Provided<'_, M>,
     b: &HashBenchmark,
@@ -82,9 +83,16 @@ fn measure<M: Hasher>(
 
     let mut samples = Samples::new(4, repetitions)?;
     let mut fifo: Option<FifoTrace> = None;
-    let mut run = |digest: &mut [u32; 8]| match repeat {
-        None => once(module.module, &words, tail, b, digest),
-        Some(r) => once_repeated(module.module, &words, r, b.style, digest).map(|p| (p, None)),
+    let mut run = |digest: &mut [u32; 8]| {
+        let mut run = || match repeat {
+            None => once(&mut *module.module, &words, tail, b, digest),
+            Some(r) => once_repeated(&mut *module.module, &words, r, b.style, digest).map(|p| (p, None)),
+        };
+        if warm_up {
+            cached::<P, _>(run)
+        } else {
+            run()
+        }
     };
     if warm_up {
         run(&mut [0; 8]).map_err(|e| BenchError::module(name, e))?;

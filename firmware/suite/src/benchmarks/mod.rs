@@ -106,13 +106,27 @@ impl Samples {
     }
 }
 
-/// Runs `f` on the platform's software modules with the instruction cache on: software runs
-/// from where the firmware's code runs (flash, on Earl Grey) with the cache a firmware would
-/// turn on. Hardware benchmarks keep it off, as the thesis measured them.
+/// Runs `f` on the platform's software modules: software runs from where the firmware's code
+/// runs (flash, on Earl Grey) with the cache a firmware would turn on, which the kinds turn on
+/// around each run with [`cached`]. Hardware benchmarks keep it off, as the thesis measured
+/// them. The cache starts empty, its way choice set, so no earlier request leaves a trace (a
+/// probe that never saw that state leaves the cache empty all the same).
 fn on_software<P: Platform, T>(platform: &mut P, f: impl FnOnce(&mut SoftwareModules) -> T) -> T {
-    platform.instruction_cache(true);
-    let result = f(platform.software());
-    platform.instruction_cache(false);
+    let mut scratch = alloc::vec![0u16; cyclebench_drivers::ibex::CACHE_SCRATCH_HALFWORDS];
+    let _ = P::reset_instruction_cache(&mut scratch);
+    drop(scratch);
+    f(platform.software())
+}
+
+/// `run` with the instruction cache on, from RAM: between the switch and the window only this
+/// function's code and the measured code run, so no code outside the measured block fills a
+/// line that the measured code's could be evicted by (`docs/analysis.md`).
+#[link_section = crate::placement::measured_section!()]
+#[inline(never)]
+fn cached<P: Platform, T>(run: impl FnOnce() -> T) -> T {
+    P::set_instruction_cache(true);
+    let result = run();
+    P::set_instruction_cache(false);
     result
 }
 

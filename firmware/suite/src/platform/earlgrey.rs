@@ -226,6 +226,10 @@ impl Platform for EarlGrey {
     fn set_instruction_cache(enabled: bool) {
         ibex::set_instruction_cache(enabled);
     }
+
+    fn reset_instruction_cache(scratch: &mut [u16]) -> bool {
+        ibex::reset_instruction_cache(scratch)
+    }
 }
 
 /// The platform this build runs on.

@@ -83,6 +83,13 @@ pub trait Platform {
     /// windows and off for every window. No-op without a cache.
     #[inline(always)]
     fn set_instruction_cache(_enabled: bool) {}
+    /// Empties the instruction cache and sets its way choice to one state whatever ran
+    /// before, so that a software measurement with the cache on starts alike after any
+    /// history; `false` if that state could not be set. `scratch` holds the probe's code (see
+    /// `cyclebench_drivers::ibex::reset_instruction_cache`). Without a cache, nothing to do.
+    fn reset_instruction_cache(_scratch: &mut [u16]) -> bool {
+        true
+    }
 }
 
 /// Builds an inventory entry.

@@ -298,7 +298,8 @@ fn software_runs<P: Platform>(
     expected: &OffloadExpected,
 ) -> Result<SoftwareRuns, BenchError> {
     let mut digest = [0u8; 32];
-    let cycles = warm_then_timed::<P>(r, len, |r, n| software_once(op, r, n, &mut digest));
+    let mut scratch = alloc::vec![0u16; cyclebench_drivers::ibex::CACHE_SCRATCH_HALFWORDS];
+    let cycles = warm_then_timed::<P>(r, len, &mut scratch, |r, n| software_once(op, r, n, &mut digest))?;
     check_software(op, false, r, len, &digest, expected)?;
     if !op.has_faster_software() {
         return Ok((cycles, None));
@@ -309,7 +310,7 @@ fn software_runs<P: Platform>(
             String::from("offload: the suite's own assembly is not in this build"),
         )
     })?;
-    let fastest_cycles = warm_then_timed::<P>(r, len, |r, n| fastest_once(op, &mut fastest, r, n));
+    let fastest_cycles = warm_then_timed::<P>(r, len, &mut scratch, |r, n| fastest_once(op, &mut fastest, r, n))?;
     let mut words = [0u32; 8];
     fastest.sha3.read_digest(&mut words);
     let digest: [u8; 32] = bytemuck::cast(words.map(u32::to_be));
@@ -325,8 +326,19 @@ fn software_runs<P: Platform>(
 /// would change the timed run. Off, that code neither looks up nor fills.
 #[link_section = crate::placement::measured_section!()]
 #[inline(never)]
-fn warm_then_timed<P: Platform>(r: &mut Regions, len: usize, mut once: impl FnMut(&mut Regions, usize) -> u64) -> u64 {
+fn warm_then_timed<P: Platform>(
+    r: &mut Regions,
+    len: usize,
+    scratch: &mut [u16],
+    mut once: impl FnMut(&mut Regions, usize) -> u64,
+) -> Result<u64, BenchError> {
     fill_payload(r, len);
+    if !P::reset_instruction_cache(scratch) {
+        return Err(BenchError::new(
+            ErrorKind::Timeout,
+            String::from("offload: the instruction cache's way choice could not be set before the software run"),
+        ));
+    }
     P::set_instruction_cache(true);
     let _ = once(r, len.min(1024));
     P::set_instruction_cache(false);
@@ -334,7 +346,7 @@ fn warm_then_timed<P: Platform>(r: &mut Regions, len: usize, mut once: impl FnMu
     P::set_instruction_cache(true);
     let cycles = once(r, len);
     P::set_instruction_cache(false);
-    cycles
+    Ok(cycles)
 }
 
 /// Checks a software run's output (RustCrypto's, or the fastest software's): its digest, or
