@@ -259,7 +259,7 @@ fn unrelated_code_before_the_measured_code_moves_no_software_record() {
         let padded = s.spawn(|| padded_run(1234));
         (padded_run(0), padded.join().expect("the padded run"))
     });
-    let (_, other) = padded_run(4100);
+    let other = padded_run(4100);
     for (pad, (log, records)) in [(1234, &padded), (4100, &other)] {
         assert_eq!(records.len(), plain.1.len(), "{log}");
         for (p, r) in plain.1.iter().zip(records.iter()) {
