@@ -60,6 +60,10 @@ if wants offload; then
     rm -rf "$out/offload"
     warm_up earlgrey-sim-unmasked
     "$bin" run --target earlgrey-sim-unmasked --no-report --out "$out/offload" benchmarks/offload/*.bench || true
+    # The software primitives at 8 placements of the measured code: the spread each software
+    # figure on the chip is stated with (docs/analysis.md, "Same code, same cycles").
+    rm -rf "$out/placements"
+    "$bin" run --target earlgrey-sim-unmasked --no-report --out "$out/placements" benchmarks/layout/placements.bench || true
 fi
 if wants otbn; then
     rm -rf "$out/otbn" "$out/otbn-ibex"
@@ -84,9 +88,11 @@ for d in unmasked masked ibex ibex-zbb ibex-one-instance offload; do
         exit 1
     fi
 done
+placements=()
+[ -f "$out/placements/results.jsonl" ] && placements=(--results placements="$out/placements")
 "$bin" study render studies/thesis studies/rv32i-software studies/offload \
     --results unmasked="$out/unmasked" --results masked="$out/masked" \
     --results ibex="$out/ibex" --results ibex_zbb="$out/ibex-zbb" \
     --results ibex_one_instance="$out/ibex-one-instance" \
-    --results offload="$out/offload" --out docs/reproduction.md
+    --results offload="$out/offload" "${placements[@]}" --out docs/reproduction.md
 echo "reproduce: wrote docs/reproduction.md"

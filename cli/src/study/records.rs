@@ -158,6 +158,7 @@ fn view(r: &Record, fields: &Map<String, Json>) -> Json {
         "cycles_per_byte": r.cycles_per_byte(),
         "stack_bytes": r.stack_bytes(),
         "code_bytes": r.code_bytes,
+        "placements": r.details.get(crate::results::PLACEMENTS),
         "fields": fields,
     })
 }
