@@ -5,7 +5,7 @@
 use cyclebench_protocol::{
     json_names, Addressing, BenchmarkKind, CipherMode, Direction, Granularity, HashAlgorithm, HashStyle, LeakOperation,
     LeakVariant, OffloadDesign, OffloadOperation, OutsideProgram, Primitive, PubkeyOperation, Request, Secret,
-    SoftwareLibrary, SoftwareVariant, Trigger, Verdict, MAX_REPETITIONS,
+    SoftwareLibrary, SoftwareVariant, Trigger, Verdict, MAX_REPETITIONS, SOFTWARE_FIELD,
 };
 
 use super::document::{unmentioned, Document};
@@ -18,7 +18,7 @@ const DOCUMENT: &str = "docs/bench-format.md";
 /// not compile here until its lists are named.
 fn listed_values(kind: BenchmarkKind) -> Vec<(&'static str, Vec<&'static str>)> {
     let ids = |datasets: &mut dyn Iterator<Item = &'static str>| datasets.collect::<Vec<_>>();
-    let software = ("software", json_names::<SoftwareLibrary>().to_vec());
+    let software = (SOFTWARE_FIELD, json_names::<SoftwareLibrary>().to_vec());
     match kind {
         BenchmarkKind::Hash => vec![
             ("algorithm", json_names::<HashAlgorithm>().to_vec()),

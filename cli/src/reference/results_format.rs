@@ -164,7 +164,7 @@ fn facts(name: &str) -> Facts {
     Facts {
         name: name.to_owned(),
         language: String::from("c"),
-        interface: String::from("hash"),
+        interface: String::from(cyclebench_protocol::IMPL_INTERFACES[0]),
         compiler: String::from("clang 14"),
         flags: String::from("-O2"),
         folder: PathBuf::from(name),

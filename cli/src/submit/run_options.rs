@@ -114,35 +114,20 @@ mod tests {
     #[test]
     fn each_option_given_is_passed_on_as_run_spells_it() {
         assert_eq!(words(&[]).unwrap(), Vec::<String>::new());
-        assert_eq!(
-            words(&[
-                "--timeout",
-                "7200",
-                "--hello-timeout",
-                "2.5",
-                "--attempts",
-                "3",
-                "--yes",
-                "--impl",
-                "a",
-                "--impl",
-                "b"
-            ])
-            .unwrap(),
-            [
-                "--timeout",
-                "7200",
-                "--hello-timeout",
-                "2.5",
-                "--attempts",
-                "3",
-                "--yes",
-                "--impl",
-                "a",
-                "--impl",
-                "b"
-            ]
-        );
+        let given = [
+            "--timeout",
+            "7200",
+            "--hello-timeout",
+            "2.5",
+            "--attempts",
+            "3",
+            "--yes",
+            "--impl",
+            "a",
+            "--impl",
+            "b",
+        ];
+        assert_eq!(words(&given).unwrap(), given);
         assert_eq!(
             words(&["--firmware", "suite.elf"]).unwrap(),
             ["--firmware", "suite.elf"]

@@ -1,6 +1,9 @@
 //! Which software implementation a hash or AES request asks for instead of the platform's
 //! module.
 
+/// The field of a hash or AES request that names a [`SoftwareLibrary`].
+pub const SOFTWARE_FIELD: &str = "software";
+
 /// A software library of the suite.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]

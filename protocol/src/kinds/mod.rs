@@ -35,7 +35,7 @@ pub use leakage::{
     Secret, LEAK_AES_MAX_BYTES, LEAK_CROPS, LEAK_TESTS, LEAK_THRESHOLD_X100, LEAK_T_UNBOUNDED, LEAK_WARMUP,
     MAX_LEAK_MEASUREMENTS, MAX_LEAK_SAMPLE, MIN_LEAK_MEASUREMENTS,
 };
-pub use library::SoftwareLibrary;
+pub use library::{SoftwareLibrary, SOFTWARE_FIELD};
 pub use micro::{MicroBenchmark, MicroPhases};
 pub use offload::{
     Addressing, OffloadBenchmark, OffloadDesign, OffloadOperation, OffloadPhases, MAX_OFFLOAD_BYTES,
