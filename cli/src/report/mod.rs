@@ -11,6 +11,7 @@
 mod charts;
 mod growth;
 mod model;
+mod placements;
 mod plots;
 pub mod render;
 pub mod stats;

@@ -254,6 +254,8 @@ pub struct Report {
     pub speedup_chart: Option<String>,
     /// Every measurement.
     pub measurements: Vec<Measurement>,
+    /// Lines measured at several placements of the measured code.
+    pub placements: Vec<super::placements::PlacementRow>,
     /// Per-phase statistics of repeated measurements.
     pub statistics: Vec<StatRow>,
     /// Unsupported and failed requests.
@@ -284,6 +286,7 @@ impl Report {
             speedup_chart: (!speedups.is_empty()).then(|| String::from("speedup")),
             speedups,
             measurements: measured.iter().map(|r| measurement(r)).collect(),
+            placements: super::placements::rows(&measured),
             statistics: statistics(&measured),
             not_measured: records.iter().filter_map(not_measured).collect(),
         }
@@ -376,7 +379,7 @@ fn date(records: &[Record]) -> String {
     format!("{} to {} ({})", first.format(day), last.format(to), first.format("%:z"))
 }
 
-fn implementation(r: &Record) -> String {
+pub(super) fn implementation(r: &Record) -> String {
     match (&r.implementation_name, r.implementation) {
         (Some(name), Some(kind)) => format!("{name} ({})", kind.name()),
         (None, Some(kind)) => kind.name().to_owned(),
