@@ -41,6 +41,8 @@ pub(crate) fn measure(args: &Args, files: &[(PathBuf, Vec<Line>)], records: &mut
         .iter()
         .enumerate()
         .filter(|(_, r)| r.status == Status::Ok && r.is_measurement())
+        // A resumed run keeps the placements an earlier session measured in full.
+        .filter(|(_, r)| r.details.get(records::PLACEMENTS).and_then(|p| p.get("min")).is_none())
         .filter_map(|(index, r)| {
             let count = bench_file::placements(&r.request);
             let request = match bench_file::scan(r.request.as_bytes()).expand().into_iter().next() {
