@@ -83,9 +83,10 @@ mod tests {
 
     #[test]
     fn a_record_with_placements_gives_its_default_and_spread() {
+        let kind = cyclebench_protocol::BenchmarkKind::Software.name();
         let mut record: Record = serde_json::from_value(serde_json::json!({
             "status": "ok", "target": "earlgrey-sim-unmasked", "file": "x.bench", "line": 3,
-            "request": "{}", "benchmark": "software", "verified": true, "firmware_revision": "r"
+            "request": "{}", "benchmark": kind, "verified": true, "firmware_revision": "r"
         }))
         .unwrap();
         record.details.insert(
@@ -102,7 +103,7 @@ mod tests {
         assert!((row.spread_percent.unwrap() - 10.0).abs() < 1e-9);
         let plain: Record = serde_json::from_value(serde_json::json!({
             "status": "ok", "target": "t", "file": "x.bench", "line": 4,
-            "request": "{}", "benchmark": "software", "verified": true, "firmware_revision": "r"
+            "request": "{}", "benchmark": kind, "verified": true, "firmware_revision": "r"
         }))
         .unwrap();
         assert!(rows(&[&plain]).is_empty());
