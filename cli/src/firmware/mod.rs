@@ -85,7 +85,11 @@ pub fn build_with(features: &str, zbb: bool, selftest: bool, layout: Layout) -> 
     };
     let copy = target_dir.join("layouts").join(format!("{name}.elf"));
     std::fs::create_dir_all(copy.parent().unwrap_or(&target_dir))?;
-    std::fs::copy(&elf, &copy).with_context(|| format!("copying the image to {}", copy.display()))?;
+    // Copied beside it and renamed over it: a simulator another run started on the previous
+    // copy keeps reading that whole file, never one half rewritten.
+    let partial = copy.with_extension(format!("elf.{}", std::process::id()));
+    std::fs::copy(&elf, &partial).with_context(|| format!("copying the image to {}", partial.display()))?;
+    std::fs::rename(&partial, &copy).with_context(|| format!("renaming the image to {}", copy.display()))?;
     Ok(copy)
 }
 
