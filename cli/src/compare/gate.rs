@@ -7,16 +7,41 @@
 //!
 //! The limit applies to the counts as they are, with no margin for noise: on a cycle-accurate
 //! target the same code takes the same cycles on every run.
+//!
+//! `--fail-on-change` holds NEW to exactly BASE instead: a count that shrank fails as well as
+//! one that grew. That is the check for a change meant to move no cycle at all (a faster
+//! simulation model, a refactoring of the suite).
 
 use std::fmt;
 
 use super::{location, Comparison, NoCounts};
+
+/// What the gate holds NEW to.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Rule {
+    /// No count may grow by more than this many percent (`--fail-above PCT`).
+    GrowAtMost(f64),
+    /// Every count must stay as it was (`--fail-on-change`).
+    Unchanged,
+}
 
 /// What the gate found about one benchmark.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Finding {
     /// A phase (or the total) of a benchmark both runs measured grew by more than the limit.
     Grew {
+        /// The benchmark as the comparison names it, `file.bench:line`.
+        benchmark: String,
+        /// Phase name, or `total`.
+        phase: String,
+        /// Cycles in BASE.
+        base: u64,
+        /// Cycles in NEW.
+        new: u64,
+    },
+    /// A phase (or the total) of a benchmark both runs measured shrank, under
+    /// [`Rule::Unchanged`].
+    Shrank {
         /// The benchmark as the comparison names it, `file.bench:line`.
         benchmark: String,
         /// Phase name, or `total`.
@@ -62,6 +87,12 @@ impl fmt::Display for Finding {
                     _ => Ok(()),
                 }
             }
+            Self::Shrank {
+                benchmark,
+                phase,
+                base,
+                new,
+            } => write!(f, "{benchmark}: {phase} shrank from {base} to {new} cycles"),
             Self::Lost { benchmark, new } => match new {
                 Some(NoCounts::Error(error)) => write!(f, "{benchmark}: ok in BASE, error in NEW: {error}"),
                 Some(NoCounts::Unsupported(reason)) => {
@@ -107,24 +138,47 @@ fn growth_text(percent: f64) -> String {
     }
 }
 
-/// What the gate finds in `comparison` with a limit of `limit` percent: the benchmarks both runs
-/// have in the comparison's order (largest change of the total first), then those only BASE,
-/// then only NEW has. A phase only one run has is not held to the limit by itself: the total,
-/// which counts it, is.
-pub fn findings(comparison: &Comparison, limit: f64) -> Vec<Finding> {
+/// What `rule` says of one count that was `base` cycles in BASE and is `new` in NEW.
+fn judge(rule: Rule, benchmark: &str, phase: &str, base: u64, new: u64) -> Option<Finding> {
+    let (benchmark, phase) = (benchmark.to_owned(), phase.to_owned());
+    match rule {
+        Rule::GrowAtMost(limit) => growth(base, new).filter(|&g| g > limit).map(|_| Finding::Grew {
+            benchmark,
+            phase,
+            base,
+            new,
+        }),
+        Rule::Unchanged if new > base => Some(Finding::Grew {
+            benchmark,
+            phase,
+            base,
+            new,
+        }),
+        Rule::Unchanged if new < base => Some(Finding::Shrank {
+            benchmark,
+            phase,
+            base,
+            new,
+        }),
+        Rule::Unchanged => None,
+    }
+}
+
+/// What the gate finds in `comparison` under `rule`: the benchmarks both runs have in the
+/// comparison's order (largest change of the total first), then those only BASE, then only NEW
+/// has. A phase only one run has is not held to the rule by itself: the total, which counts
+/// it, is.
+pub fn findings(comparison: &Comparison, rule: Rule) -> Vec<Finding> {
     let mut found = Vec::new();
     for row in &comparison.rows {
         let benchmark = location(row);
         match &row.no_counts {
-            [None, None] => found.extend(row.total.iter().chain(&row.phases).filter_map(|c| {
-                let (base, new) = (c.a?, c.b?);
-                growth(base, new).filter(|&g| g > limit).map(|_| Finding::Grew {
-                    benchmark: benchmark.clone(),
-                    phase: c.phase.clone(),
-                    base,
-                    new,
-                })
-            })),
+            [None, None] => found.extend(
+                row.total
+                    .iter()
+                    .chain(&row.phases)
+                    .filter_map(|c| judge(rule, &benchmark, &c.phase, c.a?, c.b?)),
+            ),
             [None, Some(why)] => found.push(Finding::Lost {
                 benchmark,
                 new: Some(why.clone()),
@@ -150,15 +204,21 @@ pub fn findings(comparison: &Comparison, limit: f64) -> Vec<Finding> {
 }
 
 /// The gate's closing line: what failed it, or that nothing did.
-fn conclusion(findings: &[Finding], limit: f64) -> String {
-    let grew = findings.iter().filter(|f| matches!(f, Finding::Grew { .. })).count();
+fn conclusion(findings: &[Finding], rule: Rule) -> String {
+    let grew = findings
+        .iter()
+        .filter(|f| matches!(f, Finding::Grew { .. } | Finding::Shrank { .. }))
+        .count();
     let lost = findings.iter().filter(|f| matches!(f, Finding::Lost { .. })).count();
     let phases = match grew {
         0 => String::from("no phase"),
         1 => String::from("1 phase"),
         n => format!("{n} phases"),
     };
-    let mut line = format!("compare: {phases} grew more than {limit}%");
+    let mut line = match rule {
+        Rule::GrowAtMost(limit) => format!("compare: {phases} grew more than {limit}%"),
+        Rule::Unchanged => format!("compare: {phases} changed"),
+    };
     if lost > 0 {
         let joint = if grew == 0 { ", but" } else { "," };
         let (benchmarks, were) = if lost == 1 {
@@ -178,12 +238,12 @@ fn conclusion(findings: &[Finding], limit: f64) -> String {
 
 /// Prints what the gate found, one line each, and its closing line to stderr; returns whether
 /// the gate passes.
-pub fn check(comparison: &Comparison, limit: f64) -> bool {
-    let findings = findings(comparison, limit);
+pub fn check(comparison: &Comparison, rule: Rule) -> bool {
+    let findings = findings(comparison, rule);
     for finding in &findings {
         eprintln!("{finding}");
     }
-    eprintln!("{}", conclusion(&findings, limit));
+    eprintln!("{}", conclusion(&findings, rule));
     !findings.iter().any(Finding::fails)
 }
 
@@ -233,7 +293,14 @@ mod tests {
     }
 
     fn gate(base: &[Value], new: &[Value], limit: f64) -> Vec<Finding> {
-        findings(&Comparison::build(&results(base), &results(new)), limit)
+        findings(
+            &Comparison::build(&results(base), &results(new)),
+            Rule::GrowAtMost(limit),
+        )
+    }
+
+    fn unchanged(base: &[Value], new: &[Value]) -> Vec<Finding> {
+        findings(&Comparison::build(&results(base), &results(new)), Rule::Unchanged)
     }
 
     fn lines(findings: &[Finding]) -> Vec<String> {
@@ -245,7 +312,10 @@ mod tests {
         let run = [measured(3, &[("init", 10), ("input", 100)]), measured(4, &[("run", 7)])];
         let found = gate(&run, &run, 0.0);
         assert_eq!(found, []);
-        assert_eq!(conclusion(&found, 0.0), "compare: no phase grew more than 0%");
+        assert_eq!(
+            conclusion(&found, Rule::GrowAtMost(0.0)),
+            "compare: no phase grew more than 0%"
+        );
     }
 
     #[test]
@@ -261,7 +331,10 @@ mod tests {
             ]
         );
         assert!(found.iter().all(Finding::fails));
-        assert_eq!(conclusion(&found, 0.0), "compare: 2 phases grew more than 0%: failing");
+        assert_eq!(
+            conclusion(&found, Rule::GrowAtMost(0.0)),
+            "compare: 2 phases grew more than 0%: failing"
+        );
     }
 
     #[test]
@@ -327,7 +400,7 @@ mod tests {
             [true, true, true, false]
         );
         assert_eq!(
-            conclusion(&found, 0.0),
+            conclusion(&found, Rule::GrowAtMost(0.0)),
             "compare: no phase grew more than 0%, but 3 benchmarks measured in BASE were not measured in NEW: \
              failing"
         );
@@ -347,7 +420,10 @@ mod tests {
         let found = gate(&base, &new, 2.0);
         assert_eq!(lines(&found), ["sha256.bench:5: only in NEW, not gated"]);
         assert!(!found.iter().any(Finding::fails));
-        assert_eq!(conclusion(&found, 2.0), "compare: no phase grew more than 2%");
+        assert_eq!(
+            conclusion(&found, Rule::GrowAtMost(2.0)),
+            "compare: no phase grew more than 2%"
+        );
     }
 
     #[test]
@@ -365,8 +441,41 @@ mod tests {
             },
         ];
         assert_eq!(
-            conclusion(&found, 0.5),
+            conclusion(&found, Rule::GrowAtMost(0.5)),
             "compare: 1 phase grew more than 0.5%, 1 benchmark measured in BASE was not measured in NEW: failing"
+        );
+    }
+
+    #[test]
+    fn fail_on_change_fails_a_count_that_shrank_as_well_as_one_that_grew() {
+        let base = [measured(3, &[("init", 10), ("input", 100)]), measured(4, &[("run", 7)])];
+        let new = [measured(3, &[("init", 10), ("input", 101)]), measured(4, &[("run", 6)])];
+        let found = unchanged(&base, &new);
+        assert_eq!(
+            lines(&found),
+            [
+                "sha256.bench:3: total grew from 110 to 111 cycles (+0.91%)",
+                "sha256.bench:3: input grew from 100 to 101 cycles (+1.00%)",
+                "sha256.bench:4: total shrank from 7 to 6 cycles",
+                "sha256.bench:4: run shrank from 7 to 6 cycles",
+            ]
+        );
+        assert!(found.iter().all(Finding::fails));
+        assert_eq!(
+            conclusion(&found, Rule::Unchanged),
+            "compare: 4 phases changed: failing"
+        );
+        assert_eq!(unchanged(&base, &base), []);
+        assert_eq!(conclusion(&[], Rule::Unchanged), "compare: no phase changed");
+    }
+
+    #[test]
+    fn fail_on_change_fails_a_benchmark_that_stopped_being_measured() {
+        let base = [measured(3, &[("run", 10)])];
+        let new = [without_counts(3, "error", "timeout")];
+        assert_eq!(
+            lines(&unchanged(&base, &new)),
+            ["sha256.bench:3: ok in BASE, error in NEW: timeout"]
         );
     }
 

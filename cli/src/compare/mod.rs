@@ -37,6 +37,11 @@ pub struct Args {
     /// 0 fails on any cycle more.
     #[arg(long, value_name = "PCT", value_parser = gate::percent, allow_negative_numbers = true)]
     fail_above: Option<f64>,
+    /// Fail (exit status 1) when any phase or total of a benchmark both runs measured differs,
+    /// up or down, or a benchmark measured in A failed, is unsupported or is missing in B: for
+    /// a change meant to move no cycle, such as a faster simulation model.
+    #[arg(long, conflicts_with = "fail_above")]
+    fail_on_change: bool,
 }
 
 /// How the comparison is printed.
@@ -70,7 +75,11 @@ pub fn run(args: Args) -> Result<bool> {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => return Err(e.into()),
         _ => {}
     }
-    Ok(args.fail_above.is_none_or(|limit| gate::check(&comparison, limit)))
+    let rule = match (args.fail_on_change, args.fail_above) {
+        (true, _) => Some(gate::Rule::Unchanged),
+        (false, limit) => limit.map(gate::Rule::GrowAtMost),
+    };
+    Ok(rule.is_none_or(|rule| gate::check(&comparison, rule)))
 }
 
 /// What identifies a benchmark across runs.

@@ -110,6 +110,7 @@ pub fn run<P: Platform>(platform: &mut P, overhead: u32, implementations: &[Impl
                             platform.instruction_cache(false);
                             let outcome = benchmarks::run(platform, &b, overhead, implementations);
                             platform.instruction_cache(true);
+                            platform.stop_unused_clocks();
                             match outcome {
                                 Ok(results) => {
                                     counters.served += 1;

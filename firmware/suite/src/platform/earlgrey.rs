@@ -17,7 +17,13 @@ use cyclebench_drivers::ibex;
 use cyclebench_drivers::mmio::Mmio;
 use cyclebench_drivers::opentitan::earlgrey_2021_03::regs::top_earlgrey as top;
 use cyclebench_drivers::opentitan::earlgrey_2021_03::{
-    aes::Aes, csrng::Csrng, entropy, hmac::Hmac, kmac::Kmac, otbn::Otbn,
+    aes::Aes,
+    clkmgr::{Clocks, Hinted},
+    csrng::Csrng,
+    entropy,
+    hmac::Hmac,
+    kmac::Kmac,
+    otbn::Otbn,
 };
 #[cfg(not(feature = "sim-link"))]
 use cyclebench_drivers::opentitan::earlgrey_2021_03::{pinmux, uart::Uart};
@@ -108,6 +114,7 @@ fn link() -> Link {
 /// The Earl Grey platform.
 pub struct EarlGrey {
     link: Link,
+    clocks: Clocks,
     hmac: Hmac,
     kmac: Kmac,
     aes: Aes,
@@ -115,6 +122,14 @@ pub struct EarlGrey {
     #[cfg_attr(not(feature = "public-key"), allow(dead_code))]
     otbn: Otbn,
     software: SoftwareModules,
+}
+
+/// Starts `block`'s clock before its driver is handed out: a block whose clock is stopped
+/// never answers a bus access, which would hang the core rather than fail the request.
+fn clocked(clocks: &mut Clocks, block: Hinted) {
+    if let Err(e) = clocks.run(block) {
+        panic!("{block:?}: {e:?}");
+    }
 }
 
 fn hardware<T: ?Sized>(module: &mut T) -> Provided<'_, T> {
@@ -146,8 +161,11 @@ impl Platform for EarlGrey {
         let aes = Aes::new(block(top::AES_BASE_ADDR));
         // A failure here surfaces as a timeout on the first AES request, with its name.
         let _ = aes.wait_idle();
+        let mut clocks = Clocks::new(block(top::CLKMGR_AON_BASE_ADDR));
+        clocks.stop_idle();
         Self {
             link,
+            clocks,
             hmac: Hmac::new(block(top::HMAC_BASE_ADDR)),
             kmac: Kmac::new(block(top::KMAC_BASE_ADDR)),
             aes,
@@ -183,18 +201,22 @@ impl Platform for EarlGrey {
         &mut self.link
     }
     fn sha2(&mut self) -> Provided<'_, Self::Sha2> {
+        clocked(&mut self.clocks, Hinted::Hmac);
         hardware(&mut self.hmac)
     }
     fn sha3(&mut self) -> Provided<'_, Self::Sha3> {
+        clocked(&mut self.clocks, Hinted::Kmac);
         hardware(&mut self.kmac)
     }
     fn aes(&mut self) -> Provided<'_, Self::Aes> {
+        clocked(&mut self.clocks, Hinted::Aes);
         hardware(&mut self.aes)
     }
     fn rng(&mut self) -> Provided<'_, Self::Rng> {
         hardware(&mut self.csrng)
     }
     fn big_num(&mut self) -> Result<&mut Otbn, String> {
+        clocked(&mut self.clocks, Hinted::Otbn);
         Ok(&mut self.otbn)
     }
     fn software(&mut self) -> &mut SoftwareModules {
@@ -202,6 +224,10 @@ impl Platform for EarlGrey {
     }
     fn has_entropy(&self) -> bool {
         true
+    }
+
+    fn stop_unused_clocks(&mut self) {
+        self.clocks.stop_idle();
     }
 
     fn modules(&self) -> Vec<ModuleInfo> {

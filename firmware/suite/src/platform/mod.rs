@@ -75,6 +75,10 @@ pub trait Platform {
     fn has_entropy(&self) -> bool;
     /// Inventory for the hello: every module and what implements it.
     fn modules(&self) -> Vec<ModuleInfo>;
+    /// Called after every request: stops the clocks of the modules no request is using, so
+    /// that a chip model spends no simulation time on them (the next request's accessor
+    /// starts what it needs). No-op where nothing can be stopped.
+    fn stop_unused_clocks(&mut self) {}
     /// Turns an instruction cache on (between requests, where the suite's own code runs) or
     /// off (in every measurement, as the core comes out of reset). No-op without one.
     fn instruction_cache(&mut self, _enabled: bool) {}

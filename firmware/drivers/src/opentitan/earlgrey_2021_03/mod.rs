@@ -3,6 +3,7 @@
 //! the snapshot's own descriptions into `regs/` by `sim/earlgrey/gen_registers.py`.
 
 pub mod aes;
+pub mod clkmgr;
 pub mod csrng;
 pub mod entropy;
 pub mod hmac;

@@ -4,6 +4,7 @@
 //! Register maps of the IP blocks the drivers use and the top's memory map.
 
 pub mod aes;
+pub mod clkmgr;
 pub mod csrng;
 pub mod edn;
 pub mod entropy_src;

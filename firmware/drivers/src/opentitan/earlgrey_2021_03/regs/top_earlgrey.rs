@@ -4,6 +4,7 @@
 #![allow(missing_docs, dead_code)]
 
 pub const UART0_BASE_ADDR: usize = 0x40000000;
+pub const CLKMGR_AON_BASE_ADDR: usize = 0x40420000;
 pub const PINMUX_AON_BASE_ADDR: usize = 0x40460000;
 pub const AES_BASE_ADDR: usize = 0x41100000;
 pub const HMAC_BASE_ADDR: usize = 0x41110000;
