@@ -453,11 +453,12 @@ mod tests {
         let found = unchanged(&base, &new);
         assert_eq!(
             lines(&found),
+            // The comparison's order: the largest change of the total first.
             [
-                "sha256.bench:3: total grew from 110 to 111 cycles (+0.91%)",
-                "sha256.bench:3: input grew from 100 to 101 cycles (+1.00%)",
                 "sha256.bench:4: total shrank from 7 to 6 cycles",
                 "sha256.bench:4: run shrank from 7 to 6 cycles",
+                "sha256.bench:3: total grew from 110 to 111 cycles (+0.91%)",
+                "sha256.bench:3: input grew from 100 to 101 cycles (+1.00%)",
             ]
         );
         assert!(found.iter().all(Finding::fails));
