@@ -7,8 +7,8 @@
 # (`cyclebench compare --fail-on-change`).
 #
 # Usage: scripts/model-speed.sh [--baseline REV] [--target T] [--records] [--out DIR] [BENCH...]
-#   --baseline REV  the revision to measure against (default: the last one before the suite
-#                   stopped idle clocks, whose figures docs/speed.md quotes)
+#   --baseline REV  the revision to measure against (default: a31b7e942e01, whose suite keeps
+#                   every clock running; docs/speed.md quotes its figures)
 #   --target T      earlgrey-sim-unmasked (default) or earlgrey-sim (masked AES)
 #   --records       instead of timing, run the thesis sets, the offload smoke set and the OTBN
 #                   ECDSA set on both sides (two instances each) and require identical records.
