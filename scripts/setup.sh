@@ -32,11 +32,13 @@ if ! command -v rustup >/dev/null 2>&1; then
   echo "setup: rustup not found; install Rust with rustup (https://rustup.rs) and rerun" >&2
   exit 1
 fi
-# rust-toolchain.toml names the toolchain, the riscv32imc target and the components; make
-# sure they are present (rustup installs what is missing).
-rustup show active-toolchain >/dev/null
+# rust-toolchain.toml names the exact compiler release, the riscv32imc target and the
+# components: a cycle count depends on the code the compiler emits, so every machine builds
+# with that release. rustup installs what is missing of it.
+rustup toolchain install --no-self-update >/dev/null
 rustup target add riscv32imc-unknown-none-elf >/dev/null
 rustup component add clippy rustfmt >/dev/null
+echo "setup: $(rustc --version)"
 
 echo "setup: building the cyclebench host tool"
 cargo build --release --quiet -p cyclebench

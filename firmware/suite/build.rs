@@ -3,12 +3,15 @@
 //! script on the search path: `src/platform/<name>/memory.x`, or that of the family it
 //! belongs to (`earlgrey_2024` falls back to `earlgrey/memory.x`). Adding a platform is
 //! therefore its file and its feature, nothing here. On Earl Grey it also builds the OTBN
-//! programs (`build/otbn.rs`) and places the measured code in flash (`build/layout.rs`).
+//! programs (`build/otbn.rs`). On every platform it places the measured code in a block of its
+//! own (`build/layout.rs`).
 
 use std::path::{Path, PathBuf};
 
 #[path = "build/layout.rs"]
 mod layout;
+#[path = "build/layout_rules.rs"]
+mod layout_rules;
 #[path = "build/otbn.rs"]
 mod otbn;
 
@@ -45,7 +48,7 @@ fn main() {
         layout::generate(&out);
     } else {
         otbn::generate_none(&out);
-        layout::generate_none(&out);
+        layout::generate_ram(&out);
     }
     println!("cargo:rerun-if-changed=build");
     let script = linker_script(dir, platform);

@@ -7,18 +7,13 @@ use std::process::Command;
 
 use anyhow::{bail, Result};
 
-/// Bytes of unrelated code before all other code in flash (an even number; 0: none). Set by
-/// the user on `cyclebench run`, to show that it moves no software record.
-pub const PAD_VAR: &str = "CYCLEBENCH_LAYOUT_PAD";
-/// Bytes the measured block starts past its boundary (set by the tool for each placement).
-const PLACEMENT_VAR: &str = "CYCLEBENCH_PLACEMENT";
-/// Rust crates of `run --impl` whose code joins the measured block.
-const MEASURED_CRATES_VAR: &str = "CYCLEBENCH_MEASURED_CRATES";
+/// The rules of the measured block, shared with the suite's build script.
+#[path = "../../../firmware/suite/build/layout_rules.rs"]
+pub mod rules;
 
-/// The largest padding the suite's build accepts.
-const PAD_LIMIT: u32 = 65536;
-/// The measured block's alignment in flash: placements are offsets below it.
-const BLOCK_ALIGN: u32 = 2048;
+pub use rules::PAD_VAR;
+use rules::{BLOCK_ALIGN, MEASURED_CRATES_VAR, PAD_LIMIT, PLACEMENT_VAR, RAM_FUNCTION_ALIGN};
+
 /// The most placements of the measured block: one per step below its alignment.
 pub const MAX_PLACEMENTS: u32 = BLOCK_ALIGN / PLACEMENT_STEP;
 /// Placements are this many bytes apart: the size of a compressed instruction.
@@ -38,13 +33,7 @@ impl Layout {
     pub fn from_env() -> Result<Self> {
         let pad = match std::env::var(PAD_VAR) {
             Err(_) => 0,
-            Ok(text) => match text.trim().parse::<u32>() {
-                Ok(n) if n.is_multiple_of(2) && n <= PAD_LIMIT => n,
-                _ => bail!(
-                    "{PAD_VAR}={text:?}: expected an even number of bytes up to {PAD_LIMIT} (code is made of \
-                     2-byte instructions)"
-                ),
-            },
+            Ok(text) => rules::even_bytes(PAD_VAR, &text, PAD_LIMIT).map_err(anyhow::Error::msg)?,
         };
         Ok(Self { pad, placement: 0 })
     }
@@ -72,8 +61,8 @@ impl Layout {
         if *self != Self::default() && !features.starts_with("earlgrey") {
             bail!(
                 "{PAD_VAR} and placements apply to Earl Grey only: the other targets run their code from RAM \
-                 without a cache or flash buffers, where every function is at least 4-byte aligned and no other \
-                 code can move it"
+                 without a cache or flash buffers, where the measured block sits at a fixed address with every \
+                 function in it {RAM_FUNCTION_ALIGN}-byte aligned, so no other code can move or misalign it"
             );
         }
         Ok(())

@@ -1,6 +1,7 @@
 //! Building the suite firmware for a platform, and naming the revision it was built from.
 
 pub mod layout;
+pub mod layout_check;
 pub mod memory_image;
 pub mod symbols;
 
@@ -10,6 +11,7 @@ use std::process::Command;
 use anyhow::{bail, Context, Result};
 
 use layout::Layout;
+use layout_check::Measured;
 
 /// Root of the cyclebench repository this tool was built from.
 pub fn repo_root() -> PathBuf {
@@ -90,7 +92,38 @@ pub fn build_with(features: &str, zbb: bool, selftest: bool, layout: Layout) -> 
     let partial = copy.with_extension(format!("elf.{}", std::process::id()));
     std::fs::copy(&elf, &partial).with_context(|| format!("copying the image to {}", partial.display()))?;
     std::fs::rename(&partial, &copy).with_context(|| format!("renaming the image to {}", copy.display()))?;
+    let base_features = features.trim_end_matches(",selftest");
+    verify_layout(&copy, base_features, layout, &Measured::suite(), || {
+        build_with(base_features, zbb, selftest, Layout::default())
+    })?;
     Ok(copy)
+}
+
+/// Checks the layout of `elf`, an image for `features` of `layout` measuring `measured` (the
+/// suite's own code and the run's implementations): every measured function in the block and,
+/// for another layout than the default, moved against the default's image (`default`, built
+/// when needed) as that layout says.
+pub fn verify_layout(
+    elf: &Path,
+    features: &str,
+    layout: Layout,
+    measured: &Measured,
+    default: impl FnOnce() -> Result<PathBuf>,
+) -> Result<()> {
+    let ram = !features.starts_with("earlgrey");
+    let block = layout_check::check(elf, measured, ram).context("the image's layout check failed")?;
+    if layout != Layout::default() {
+        let default_elf = default()?;
+        let default_block = layout_check::check(&default_elf, measured, ram)?;
+        layout_check::check_moved(&default_block, &block, layout).with_context(|| {
+            format!(
+                "the layout check of {} against {} failed",
+                elf.display(),
+                default_elf.display()
+            )
+        })?;
+    }
+    Ok(())
 }
 
 /// Cargo, set to build for the suite's target core (with Zbb when `zbb`) with the paths of this

@@ -9,10 +9,11 @@ use anyhow::{bail, Context, Result};
 
 use super::manifest::Folder;
 use crate::firmware;
+use crate::firmware::layout::rules::RAM_FUNCTION_ALIGN;
 
 /// The flags every C implementation is compiled with for a core with Zbb or without: the
 /// suite's ISA and ABI, freestanding, each function in a section of its own (so that the
-/// linker keeps only what is called).
+/// linker keeps only what is called) and aligned as the suite's own measured functions.
 pub(super) fn target_cflags(zbb: bool) -> Vec<String> {
     let march = if zbb { "-march=rv32imc_zbb" } else { "-march=rv32imc" };
     [
@@ -25,11 +26,16 @@ pub(super) fn target_cflags(zbb: bool) -> Vec<String> {
     .into_iter()
     .chain(["-ffunction-sections", "-fdata-sections"])
     .map(String::from)
+    // Every function on the boundary the suite's own measured functions start on: clang's
+    // default (2 bytes with compressed code) leaves a routine at 2 or 0 mod 4 depending on what
+    // precedes it, which on Ibex costs cycles.
+    .chain([format!("-falign-functions={RAM_FUNCTION_ALIGN}")])
     .collect()
 }
 
-/// The C compiler: clang from Debian, which targets RV32 without a separate toolchain.
-pub(super) const CC: &str = "clang";
+/// The C compiler, and the one way to ask a compiler its version: shared with `run.json`,
+/// which names the compilers of every image.
+pub(super) use crate::run::meta::{compiler_version, CLANG as CC};
 
 /// A C identifier for an implementation's name.
 pub(super) fn ident(name: &str) -> String {
@@ -40,15 +46,6 @@ pub(super) fn ident(name: &str) -> String {
 /// implementations of one interface link into one image.
 pub(super) fn renamed(name: &str, symbol: &str) -> String {
     format!("cyclebench_{}_{symbol}", ident(name))
-}
-
-pub(super) fn compiler_version(program: &str) -> Result<String> {
-    let output = Command::new(program)
-        .arg("--version")
-        .output()
-        .with_context(|| format!("running {program} (run scripts/setup.sh, which installs it)"))?;
-    let text = String::from_utf8_lossy(&output.stdout);
-    Ok(text.lines().next().unwrap_or(program).trim().to_owned())
 }
 
 /// The flags of one C implementation: the target's, its interface's renaming, the header's
@@ -133,13 +130,19 @@ pub(super) fn compile_c(f: &Folder, flags: &[String], out: &Path) -> Result<Vec<
 
 /// The global functions the objects define.
 pub(super) fn defined_functions(objects: &[PathBuf]) -> Result<BTreeSet<String>> {
+    functions_of(objects, true)
+}
+
+/// The functions `objects` define: the global ones only when `global_only`, else every one
+/// (static functions too, which the layout check looks for in the image).
+pub(super) fn functions_of(objects: &[PathBuf], global_only: bool) -> Result<BTreeSet<String>> {
     use object::{Object, ObjectSymbol, SymbolKind};
     let mut defined = BTreeSet::new();
     for path in objects {
         let data = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
         let file = object::File::parse(&*data).with_context(|| format!("parsing {}", path.display()))?;
         for symbol in file.symbols() {
-            if symbol.is_definition() && symbol.is_global() && symbol.kind() == SymbolKind::Text {
+            if symbol.is_definition() && (symbol.is_global() || !global_only) && symbol.kind() == SymbolKind::Text {
                 if let Ok(name) = symbol.name() {
                     defined.insert(name.to_owned());
                 }

@@ -11,12 +11,14 @@ use anyhow::{bail, Context, Result};
 use cyclebench_protocol::{Benchmark, BenchmarkKind, LeakOperation};
 use sha2::{Digest, Sha256};
 
-use super::compile::{c_flags, compile_c, compiler_version, CC};
-use super::generate::{build_script, main_rs, manifest, package_name};
+use super::compile::{c_flags, compile_c, compiler_version, functions_of, CC};
+use super::generate::{build_script, link_sources, main_rs, manifest, package_name};
 use super::manifest::{Folder, Language};
 use super::vectors::{self, Vector};
 use crate::firmware;
+use crate::firmware::layout::rules::OBJECTS_DIR;
 use crate::firmware::layout::Layout;
+use crate::firmware::layout_check::Measured;
 
 /// What the records of an implementation say about how it was built.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -60,10 +62,6 @@ fn parts(b: &Benchmark) -> Option<&'static str> {
     }
 }
 
-/// The C objects' directory: its name is what the suite's link script knows them by, to put
-/// their code in the measured block (`firmware/suite/build/layout.rs`).
-const OBJECTS_DIR: &str = "cyclebench-impl-objects";
-
 /// Builds (or finds) the image of the suite for `features` (`zbb`: the Zbb core) carrying
 /// `folders`, laid out as `layout` says.
 pub fn build<'a>(
@@ -75,6 +73,16 @@ pub fn build<'a>(
 ) -> Result<Image> {
     layout.check_platform(features)?;
     let parts: BTreeSet<&str> = requests.filter_map(parts).collect();
+    build_parts(features, zbb, folders, &parts, layout)
+}
+
+/// [`build`] with the suite's optional parts `parts`.
+fn build_parts(features: &str, zbb: bool, folders: &[Folder], parts: &BTreeSet<&str>, layout: Layout) -> Result<Image> {
+    // The image another layout is checked against, built first: the lock below is taken once.
+    let default = match layout == Layout::default() {
+        true => None,
+        false => Some(build_parts(features, zbb, folders, parts, Layout::default())?.elf),
+    };
     let mut names = BTreeSet::new();
     for f in folders {
         if !names.insert(f.manifest.name.as_str()) {
@@ -104,7 +112,11 @@ pub fn build<'a>(
         let fact = match m.language {
             Language::C => {
                 let flags = c_flags(f, zbb);
-                objects.extend(compile_c(f, &flags, &work.join(OBJECTS_DIR).join(&m.name))?);
+                let mut compiled = compile_c(f, &flags, &work.join(OBJECTS_DIR).join(&m.name))?;
+                // Linked by name, not in the order impl.toml lists the sources: sections of one
+                // name (static functions) then keep their order whatever that list says.
+                compiled.sort();
+                objects.extend(compiled);
                 Facts {
                     name: m.name.clone(),
                     language: String::from("c"),
@@ -135,9 +147,10 @@ pub fn build<'a>(
             None => Ok(Vec::new()),
         })
         .collect::<Result<_>>()?;
+    link_sources(&generated, &root, folders)?;
     write_if_changed(
         &generated.join("Cargo.toml"),
-        &manifest(&root, features, &parts, folders)?,
+        &manifest(&root, features, parts, folders)?,
     )?;
     write_if_changed(&generated.join("build.rs"), &build_script(&objects))?;
     write_if_changed(&generated.join("src/main.rs"), &main_rs(folders, &vectors))?;
@@ -196,6 +209,11 @@ pub fn build<'a>(
     let built = target_dir.join("riscv32imc-unknown-none-elf/release/cyclebench-suite");
     let partial = elf.with_extension("elf.new");
     std::fs::copy(&built, &partial).with_context(|| format!("copying the image to {}", partial.display()))?;
+    // Checked before it is cached under its inputs' digest: an image that failed stays out.
+    let measured = Measured::new(&crates, functions_of(&objects, false)?);
+    firmware::verify_layout(&partial, features, layout, &measured, || {
+        default.context("no image of the default layout to check against")
+    })?;
     std::fs::rename(&partial, &elf)?;
     Ok(Image { elf, facts })
 }

@@ -1,5 +1,12 @@
-//! Where the measured code sits in Earl Grey's flash: `$OUT_DIR/layout.x`, which the platform's
-//! `memory.x` includes, and `$OUT_DIR/layout_pad.rs`, which the suite's `lib.rs` includes.
+//! Where the measured code sits: `$OUT_DIR/layout.x`, which the platform's `memory.x`
+//! includes, and `$OUT_DIR/layout_pad.rs`, which the suite's `lib.rs` includes. The rules
+//! themselves (which crates, the alignments, the settings) are in `layout_rules.rs`, which the
+//! host tool shares.
+//!
+//! On the targets that run from RAM (`ibex-sim`, QEMU) the block sits at the top of a region of
+//! its own, every input section in it aligned to 16 bytes: a function's address then depends
+//! on the block's contents alone, and its alignment on nothing (Ibex fetches 32-bit words, so a
+//! function at 2 mod 4 costs other cycles than one at 0 mod 4).
 //!
 //! With the instruction cache off (as in every window), Ibex fetches flash code through the
 //! flash controller's four read buffers of one 8-byte flash word each: what a software
@@ -12,7 +19,7 @@
 //! on its own size, never on the code outside it. All other read-only data comes first in
 //! flash, before any code, so no change of code moves a table the measured code reads either.
 //!
-//! Two settings, from the environment of the build (the CLI sets them):
+//! Three settings, from the environment of the build (the CLI sets them):
 //! - `CYCLEBENCH_LAYOUT_PAD=N`: `N` bytes of never-run code (`c.nop`s) at the start of flash,
 //!   before every other function: the experiment that shows unrelated code moves nothing
 //!   measured.
@@ -21,100 +28,65 @@
 //! - `CYCLEBENCH_PLACEMENT=P`: the measured block starts `P` bytes past its 2 KiB boundary. Its
 //!   input sections are packed at 2-byte alignment, so the block moves as a whole and `P` is
 //!   one placement of the same code, what `"placements": N` measures.
+//!
+//! The padding and the placements exist on Earl Grey only.
 
 use std::path::Path;
 
-/// Crates whose code and read-only data are measured: the suite's primitives, the crypto
-/// crates the suite and a user's implementations call, and core's memory functions (which
-/// `compiler_builtins` provides).
-const MEASURED_CRATES: &[&str] = &[
-    "cyclebench_swcrypto",
-    "cyclebench_impl",
-    "aes",
-    "block_buffer",
-    "chacha20",
-    "cipher",
-    "crypto_bigint",
-    "crypto_common",
-    "ctr",
-    "digest",
-    "ecdsa",
-    "elliptic_curve",
-    "ff",
-    "group",
-    "inout",
-    "keccak",
-    "num_bigint_dig",
-    "num_integer",
-    "num_traits",
-    "p256",
-    "poly1305",
-    "primeorder",
-    "rfc6979",
-    "rsa",
-    "sha2",
-    "sha3",
-    "signature",
-    "subtle",
-    "universal_hash",
-];
+use crate::layout_rules::{
+    even_bytes, measured_crates, section_groups, BLOCK_ALIGN, END_SYMBOL, MEASURED_CRATES_VAR, OBJECTS_DIR, PAD_LIMIT,
+    PAD_VAR, PLACEMENT_VAR, RAM_FUNCTION_ALIGN, START_SYMBOL,
+};
 
-/// The suite's own software modules (what stands in for an accelerator): the module path as
-/// an item's name spells it, and as an impl's does.
-const MEASURED_SUITE_PATHS: &[(&str, &str)] = &[("16cyclebench_suite8software", "cyclebench_suite..software..")];
-
-/// Input files whose code is measured as a whole: the C objects of `run --impl`.
-const MEASURED_OBJECTS: &str = "*/cyclebench-impl-objects/*";
-
-/// Where the measured block may end: the top of flash bank 0, the one the simulation loads.
+/// Where the measured block may end on Earl Grey: the top of flash bank 0, the one the
+/// simulation loads.
 const BANK_END: &str = "ORIGIN(FLASH_MEASURED) + LENGTH(FLASH_MEASURED)";
 
-/// The block's alignment: a multiple of every period of the fetch path (8-byte flash words
-/// and fill lines, 2 KiB per way of the 4 KiB two-way instruction cache).
-pub const BLOCK_ALIGN: u32 = 2048;
+/// Where it ends on the targets that run from RAM: the top of their `MEASURED` region.
+const RAM_BLOCK_END: &str = "ORIGIN(MEASURED) + LENGTH(MEASURED)";
 
-/// The largest padding a build accepts (bytes).
-const PAD_LIMIT: u32 = 65536;
+/// Bytes left free below the block's end.
+const SLACK: u32 = 16;
 
 /// Writes `layout.x` and `layout_pad.rs` for Earl Grey from the environment.
 pub fn generate(out: &Path) {
-    let pad = setting("CYCLEBENCH_LAYOUT_PAD", PAD_LIMIT);
-    let placement = setting("CYCLEBENCH_PLACEMENT", BLOCK_ALIGN - 2);
-    println!("cargo:rerun-if-env-changed=CYCLEBENCH_MEASURED_CRATES");
-    let extra = std::env::var("CYCLEBENCH_MEASURED_CRATES").unwrap_or_default();
-    let mut crates: Vec<&str> = MEASURED_CRATES.to_vec();
-    crates.extend(extra.split(',').map(str::trim).filter(|c| !c.is_empty()));
-    std::fs::write(out.join("layout.x"), script(pad, placement, &crates)).expect("write layout.x");
+    let pad = setting(PAD_VAR, PAD_LIMIT);
+    let placement = setting(PLACEMENT_VAR, BLOCK_ALIGN - 2);
+    let crates = crates();
+    std::fs::write(out.join("layout.x"), flash_script(pad, placement, &crates)).expect("write layout.x");
     std::fs::write(out.join("layout_pad.rs"), pad_code(pad)).expect("write layout_pad.rs");
 }
 
-/// What a platform without the block includes: no padding code.
-pub fn generate_none(out: &Path) {
-    for name in ["CYCLEBENCH_LAYOUT_PAD", "CYCLEBENCH_PLACEMENT"] {
+/// Writes them for a target that runs from RAM: the block at the top of its `MEASURED`
+/// region, no padding, one placement.
+pub fn generate_ram(out: &Path) {
+    for name in [PAD_VAR, PLACEMENT_VAR] {
         println!("cargo:rerun-if-env-changed={name}");
         if std::env::var(name).is_ok_and(|v| v.trim() != "0") {
             panic!(
-                "{name} applies to Earl Grey only: the other platforms run from RAM, where nothing moves measured code"
+                "{name} applies to Earl Grey only: the other platforms run from RAM, where the measured block \
+                 sits at a fixed address with every function {RAM_FUNCTION_ALIGN}-byte aligned"
             );
         }
     }
+    let crates = crates();
+    std::fs::write(out.join("layout.x"), ram_script(&crates)).expect("write layout.x");
     std::fs::write(out.join("layout_pad.rs"), pad_code(0)).expect("write layout_pad.rs");
+}
+
+/// The measured crates, with those the environment adds.
+fn crates() -> Vec<String> {
+    println!("cargo:rerun-if-env-changed={MEASURED_CRATES_VAR}");
+    measured_crates(&std::env::var(MEASURED_CRATES_VAR).unwrap_or_default())
 }
 
 /// An even number of bytes from the environment variable `name`, at most `limit`; 0 if unset.
 fn setting(name: &str, limit: u32) -> u32 {
     println!("cargo:rerun-if-env-changed={name}");
-    let Ok(text) = std::env::var(name) else {
-        return 0;
-    };
-    let value: u32 = text
-        .trim()
-        .parse()
-        .unwrap_or_else(|_| panic!("{name}={text:?}: expected a number of bytes"));
-    if !value.is_multiple_of(2) || value > limit {
-        panic!("{name}={value}: expected an even number of bytes up to {limit} (instructions are 2-byte aligned)");
+    match std::env::var(name) {
+        Err(_) => 0,
+        Ok(text) => even_bytes(name, &text, limit).unwrap_or_else(|e| panic!("{e}")),
     }
-    value
 }
 
 /// The padding as code: `pad / 2` compressed no-ops in a section the script places first.
@@ -123,7 +95,7 @@ fn pad_code(pad: u32) -> String {
         return String::from("// No layout padding in this build.\n");
     }
     format!(
-        "// {pad} bytes of unrelated code at the start of flash (CYCLEBENCH_LAYOUT_PAD).\n\
+        "// {pad} bytes of unrelated code at the start of flash ({PAD_VAR}).\n\
          core::arch::global_asm!(\n    \".section .text.cyclebench_layout_pad, \\\"ax\\\", @progbits\",\n    \
          \".option push\",\n    \".option rvc\",\n    \".rept {}\",\n    \"c.nop\",\n    \".endr\",\n    \
          \".option pop\",\n);\n",
@@ -131,23 +103,31 @@ fn pad_code(pad: u32) -> String {
     )
 }
 
-/// The linker script: the measured block at the top of the bank; then, from the start of flash,
-/// every other piece of read-only data, the padding, and riscv-rt's `.text` with the rest of
-/// the code. Read-only data before all code: what the measured code reads and no pattern names
-/// (constants the compiler made anonymous) is out of reach of a change in the code.
-fn script(pad: u32, placement: u32, crates: &[&str]) -> String {
+/// The two output sections of the block, ending below `end` in `region`, its text sections
+/// aligned to `subalign` and starting `placement` bytes past the block's boundary.
+fn block(end: &str, region: &str, subalign: u32, placement: u32, crates: &[String]) -> String {
     let text = patterns(".text", crates);
     let rodata = [patterns(".rodata", crates), patterns(".srodata", crates)].concat();
     format!(
-        "/* Generated by the suite's build script (build/layout.rs): layout padding {pad}, placement {placement}. */\n\
-SECTIONS\n{{\n\
-  .measured_text (({BANK_END} - (SIZEOF(.measured_text) + SIZEOF(.measured_rodata) + {slack})) & ~({BLOCK_ALIGN} - 1)) : SUBALIGN(2)\n  {{\n\
-    cyclebench_measured_start = .;\n\
+        "  .measured_text (({end} - (SIZEOF(.measured_text) + SIZEOF(.measured_rodata) + {SLACK})) & ~({BLOCK_ALIGN} - 1)) : SUBALIGN({subalign})\n  {{\n\
+    {START_SYMBOL} = .;\n\
     . += {placement};\n\
-{text}  }} > FLASH_MEASURED\n\
+{text}  }} > {region}\n\
 \n\
   .measured_rodata : ALIGN(8)\n  {{\n\
-{rodata}    cyclebench_measured_end = .;\n  }} > FLASH_MEASURED\n\
+{rodata}    {END_SYMBOL} = .;\n  }} > {region}\n"
+    )
+}
+
+/// Earl Grey's linker script: the measured block at the top of the bank; then, from the start
+/// of flash, every other piece of read-only data, the padding, and riscv-rt's `.text` with the
+/// rest of the code. Read-only data before all code: what the measured code reads and no
+/// pattern names (constants the compiler made anonymous) is out of reach of a change in the code.
+fn flash_script(pad: u32, placement: u32, crates: &[String]) -> String {
+    format!(
+        "/* Generated by the suite's build script (build/layout.rs): layout padding {pad}, placement {placement}. */\n\
+SECTIONS\n{{\n\
+{block}\
 \n\
   .rodata_first ORIGIN(FLASH) :\n  {{\n\
     *(.srodata .srodata.* .rodata .rodata.*);\n\
@@ -156,35 +136,28 @@ SECTIONS\n{{\n\
   .layout_pad :\n  {{\n    KEEP(*(.text.cyclebench_layout_pad));\n  }} > FLASH\n\
 }}\n\
 _stext = ALIGN(ADDR(.rodata_first) + SIZEOF(.rodata_first) + {pad}, 4);\n\
-ASSERT(LOADADDR(.data) + SIZEOF(.data) <= cyclebench_measured_start, \"\n\
+ASSERT(LOADADDR(.data) + SIZEOF(.data) <= {START_SYMBOL}, \"\n\
 ERROR(cyclebench): the suite's code and data reach into the measured block at the top of flash bank 0: the image is too large\");\n",
-        slack = 16,
+        block = block(BANK_END, "FLASH_MEASURED", 2, placement, crates),
+    )
+}
+
+/// The linker script of a target that runs from RAM: the measured block at the top of the
+/// `MEASURED` region, which nothing else uses.
+fn ram_script(crates: &[String]) -> String {
+    format!(
+        "/* Generated by the suite's build script (build/layout.rs). */\nSECTIONS\n{{\n{}}}\n",
+        block(RAM_BLOCK_END, "MEASURED", RAM_FUNCTION_ALIGN, 0, crates)
     )
 }
 
 /// Input section descriptions for `kind` (`.text`, `.rodata`) of every measured crate, module
 /// and object, each sorted by name so the block's order does not depend on the link's.
-fn patterns(kind: &str, crates: &[&str]) -> String {
+fn patterns(kind: &str, crates: &[String]) -> String {
     let mut lines = String::new();
-    if kind == ".text" {
-        // The assembly primitives, and core's memory functions.
-        lines.push_str("    *(SORT_BY_NAME(.text.cb_*))\n");
-        lines.push_str("    *(SORT_BY_NAME(.text.memcpy .text.memmove .text.memset .text.memcmp .text.bcmp))\n");
-        lines.push_str("    *(SORT_BY_NAME(.text._R*17compiler_builtins3mem*))\n");
-    } else {
-        lines.push_str(&format!("    *(SORT_BY_NAME({kind}.cb_*))\n"));
+    for group in section_groups(kind, crates) {
+        lines.push_str(&format!("    *(SORT_BY_NAME({}))\n", group.join(" ")));
     }
-    for (item, path) in MEASURED_SUITE_PATHS {
-        lines.push_str(&format!("    *(SORT_BY_NAME({kind}._ZN{item}* {kind}._ZN*{path}*))\n"));
-    }
-    for krate in crates {
-        // An item of the crate (`_ZN4sha2...`), and an impl that names one of its paths
-        // (`_ZN.._$LT$sha2..Sha256VarCore$u20$as$u20$...`).
-        let len = krate.len();
-        lines.push_str(&format!(
-            "    *(SORT_BY_NAME({kind}._ZN{len}{krate}* {kind}._ZN*{krate}..*))\n"
-        ));
-    }
-    lines.push_str(&format!("    {MEASURED_OBJECTS}(SORT_BY_NAME({kind} {kind}.*))\n"));
+    lines.push_str(&format!("    */{OBJECTS_DIR}/*(SORT_BY_NAME({kind} {kind}.*))\n"));
     lines
 }
