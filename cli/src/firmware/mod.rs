@@ -13,8 +13,16 @@ use anyhow::{bail, Context, Result};
 use layout::Layout;
 use layout_check::Measured;
 
-/// Root of the cyclebench repository this tool was built from.
+/// A checkout of cyclebench whose firmware (and models' build scripts) the tool builds instead
+/// of its own: how one tool shows that the same commit in another folder, or with unrelated
+/// changes, builds an image that measures the same.
+pub const TREE_VAR: &str = "CYCLEBENCH_TREE";
+
+/// Root of the cyclebench repository this tool was built from, or the one [`TREE_VAR`] names.
 pub fn repo_root() -> PathBuf {
+    if let Some(tree) = std::env::var_os(TREE_VAR).filter(|t| !t.is_empty()) {
+        return PathBuf::from(tree);
+    }
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .map(Path::to_path_buf)
