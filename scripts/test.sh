@@ -61,6 +61,9 @@ timeout 1200 cargo test --quiet -p cyclebench --test ibex -- --ignored
 echo "== implementations from outside the tree on the Ibex model: verified, constant-time verdicts, the CI gate"
 timeout 1500 cargo test --quiet -p cyclebench --test implementations -- --ignored --test-threads 1
 
+echo "== same code, same cycles on the Ibex and Earl Grey models: the checkout in another folder, unrelated code, the order of C sources, an unrelated Rust function"
+timeout 2700 cargo test --quiet -p cyclebench --test layout -- --ignored --test-threads 1
+
 echo "== sharded runs on Slurm: a single-node cluster, a node taken down mid-run, merged equals one machine"
 timeout 900 bash scripts/slurm-test.sh
 

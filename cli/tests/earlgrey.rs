@@ -249,6 +249,45 @@ fn padded_run(pad: u32) -> (String, Vec<Value>) {
     (log, common::records(out.path()))
 }
 
+/// The addresses of `names` in the ELF `path`, and the size of its section `section`.
+fn elf_facts(path: &std::path::Path, names: &[&str], section: &str) -> (Vec<u64>, u64) {
+    use object::{Object, ObjectSection, ObjectSymbol};
+    let data = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let file = object::File::parse(&*data).unwrap();
+    let addresses = names
+        .iter()
+        .map(|name| {
+            file.symbols()
+                .find(|s| s.name() == Ok(*name))
+                .unwrap_or_else(|| panic!("{}: no {name}", path.display()))
+                .address()
+        })
+        .collect();
+    let size = file.section_by_name(section).map_or(0, |s| s.size());
+    (addresses, size)
+}
+
+/// Checks, from the images themselves, that the padded image carries `pad` bytes of padding
+/// before the code outside the measured block, which moved by it, and that the block did not
+/// move: what the records' identity is evidence of only if the padding was there.
+fn padding_reached_the_image(pad: u32) {
+    let layouts = common::repo().join("target/firmware/earlgrey+aes-unmasked+sim-link-suite/layouts");
+    let names = ["_stext", "cyclebench_measured_start", "cb_keccak_f1600_rv32i"];
+    let (plain, plain_pad) = elf_facts(&layouts.join("default.elf"), &names, ".layout_pad");
+    let (padded, padded_pad) = elf_facts(&layouts.join(format!("pad{pad}.elf")), &names, ".layout_pad");
+    assert_eq!((plain_pad, padded_pad), (0, u64::from(pad)), "the padding sections");
+    let moved = padded[0] - plain[0];
+    assert!(
+        (u64::from(pad)..u64::from(pad) + 4).contains(&moved),
+        "the code after the padding moved by {moved} bytes with {pad} bytes of padding"
+    );
+    assert_eq!(
+        plain[1..],
+        padded[1..],
+        "the measured block moved with {pad} bytes of padding"
+    );
+}
+
 #[test]
 #[ignore = "needs the Earl Grey model (scripts/test.sh builds it and runs this)"]
 fn unrelated_code_before_the_measured_code_moves_no_software_record() {
@@ -262,6 +301,7 @@ fn unrelated_code_before_the_measured_code_moves_no_software_record() {
     });
     let other = padded_run(2040);
     for (pad, (log, records)) in [(1234, &padded), (2040, &other)] {
+        padding_reached_the_image(pad);
         assert_eq!(records.len(), plain.1.len(), "{log}");
         for (p, r) in plain.1.iter().zip(records.iter()) {
             assert_eq!(p["status"], "ok", "{p}");

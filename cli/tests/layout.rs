@@ -95,21 +95,6 @@ fn block(elf: &Path) -> (u64, Vec<u8>) {
     (start, bytes)
 }
 
-#[test]
-#[ignore = "builds images from a second checkout; scripts/test.sh runs it"]
-fn the_same_commit_in_another_folder_builds_the_same_measured_block() {
-    let scratch = tempfile::tempdir().unwrap();
-    let copy = scratch.path().join("elsewhere").join("cyclebench");
-    copy_checkout(&copy);
-    for target in TARGETS {
-        let (here, there) = (prepare(None, target), prepare(Some(&copy), target));
-        assert!(there.starts_with(&copy), "{} is not from the copy", there.display());
-        let (a, b) = (block(&here), block(&there));
-        assert_eq!(a.0, b.0, "{target}: the block starts elsewhere");
-        assert!(a.1 == b.1, "{target}: the block's {} bytes differ", a.1.len());
-    }
-}
-
 /// Unrelated code for the suite's entry point: a function with a jump table and a table of
 /// constants of its own, called before the suite starts, and a call into the protocol crate's.
 const UNRELATED_SUITE: &str = r#"
@@ -181,19 +166,36 @@ fn run(dir: &Path, tree: Option<&Path>, target: &str, out: &str, args: &[&str]) 
     dir.join(out)
 }
 
-#[test]
-#[ignore = "runs the software set on both models from two trees; scripts/test.sh runs it"]
-fn unrelated_code_in_the_suite_and_the_protocol_moves_no_software_record() {
-    let scratch = tempfile::tempdir().unwrap();
-    let changed = scratch.path().join("changed");
-    copy_checkout(&changed);
-    add_unrelated_code(&changed);
+/// The software set run on `target` from `tree` into `dir/name`.
+fn software_set(dir: &Path, tree: Option<&Path>, target: &str, name: &str) -> PathBuf {
     let set = repo().join("benchmarks/layout/unrelated.bench");
-    let set = set.to_str().unwrap();
+    run(dir, tree, target, &format!("{name}-{target}"), &[set.to_str().unwrap()])
+}
+
+/// One copy of the checkout serves both: first as it is, in another folder, then with
+/// unrelated code added (a second copy would cost every firmware build again).
+#[test]
+#[ignore = "builds images from a second checkout and runs the software set on both models; scripts/test.sh runs it"]
+fn another_folder_builds_the_same_block_and_unrelated_code_moves_no_software_record() {
+    let scratch = tempfile::tempdir().unwrap();
+    let copy = scratch.path().join("elsewhere").join("cyclebench");
+    copy_checkout(&copy);
     for target in TARGETS {
-        let base = run(scratch.path(), None, target, &format!("base-{target}"), &[set]);
-        let new = run(scratch.path(), Some(&changed), target, &format!("new-{target}"), &[set]);
-        same_records(&base, &new, &format!("{target}, unrelated code added"));
+        let (here, there) = (prepare(None, target), prepare(Some(&copy), target));
+        assert!(there.starts_with(&copy), "{} is not from the copy", there.display());
+        let (a, b) = (block(&here), block(&there));
+        assert_eq!(a.0, b.0, "{target}: the block starts elsewhere");
+        assert!(a.1 == b.1, "{target}: the block's {} bytes differ", a.1.len());
+    }
+    add_unrelated_code(&copy);
+    for target in TARGETS {
+        let base = software_set(scratch.path(), None, target, "base");
+        let new = software_set(scratch.path(), Some(&copy), target, "changed");
+        same_records(
+            &base,
+            &new,
+            &format!("{target}, unrelated code added to the suite and the protocol"),
+        );
     }
 }
 
