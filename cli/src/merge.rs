@@ -126,8 +126,9 @@ pub fn run(args: Args) -> Result<bool> {
         symbols: None,
         hello: hello.as_ref(),
         implementations: &[],
-        // Known records carry their own padding; a merge measures nothing.
+        // Known records carry their own padding and build; a merge measures nothing.
         layout_pad: 0,
+        build: &run::meta::Build::default(),
     };
     let written = run::write_files(&writing, &planned, None)?;
     eprintln!(
@@ -138,7 +139,7 @@ pub fn run(args: Args) -> Result<bool> {
     run::conclude(&args.out, &mut meta, &written.all, args.no_report)
 }
 
-/// Checks that the shards are parts of one run: same target, firmware, files and number of
+/// Checks that the shards are parts of one run: same target, firmware, build, files and number of
 /// parts, each part once. Returns the number of parts.
 fn consistent(shards: &[ShardDir]) -> Result<usize> {
     let first = &shards[0];
@@ -158,6 +159,13 @@ fn consistent(shards: &[ShardDir]) -> Result<usize> {
                 "{d} was measured with firmware revision {}, {f} with {}: shards of different firmware",
                 b.firmware_revision,
                 a.firmware_revision
+            );
+        }
+        if a.build != b.build {
+            bail!(
+                "{d} was measured on an image built as {}, {f} on one built as {}: shards of different builds",
+                b.build,
+                a.build
             );
         }
         if a.files != b.files || a.inputs != b.inputs {
@@ -344,5 +352,27 @@ mod tests {
             shard_command(&meta, Shard { index: 2, count: 3 }, &sibling(&shards, 2)),
             "cyclebench run --target qemu-virt --shard 2/3 --out out/shards/2 a.bench b.bench"
         );
+    }
+
+    #[test]
+    fn shards_built_by_other_compilers_are_not_merged() {
+        let shard = |index: usize, rustc: &str| {
+            let mut meta: Meta = serde_json::from_value(serde_json::json!({
+                "target": "ibex-sim", "files": ["a.bench"], "inputs": ["x"],
+                "shard": {"index": index, "count": 2}, "rustc": rustc
+            }))
+            .unwrap();
+            meta.build.image_sha256 = Some(String::from("ab"));
+            ShardDir {
+                dir: PathBuf::from(format!("out/shards/{index}")),
+                meta,
+            }
+        };
+        assert_eq!(consistent(&[shard(0, "rustc 1"), shard(1, "rustc 1")]).unwrap(), 2);
+        let e = format!(
+            "{:#}",
+            consistent(&[shard(0, "rustc 1"), shard(1, "rustc 2")]).unwrap_err()
+        );
+        assert!(e.contains("shards of different builds") && e.contains("rustc 2"), "{e}");
     }
 }

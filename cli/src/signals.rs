@@ -6,8 +6,14 @@
 //! nothing would notice a flag, so a signal ends the tool at once, the way the signal itself
 //! would have. From the first poll on, the first signal only sets the flag (the poller stops
 //! on its own), and a second one ends the tool at once.
+//!
+//! "At once" never cuts a piece of work that must land whole: the handling of every signal
+//! waits for work done under [`hold`] (a record and the counts that follow it), and then runs
+//! the hook a caller set with [`on_signal`] (a run marks its `run.json` interrupted), so that
+//! what the tool leaves says what it had done.
 
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use anyhow::Result;
 
@@ -16,6 +22,46 @@ static RECEIVED: AtomicI32 = AtomicI32::new(0);
 
 /// Whether anything polls [`interrupted`], and so stops by itself.
 static POLLED: AtomicBool = AtomicBool::new(false);
+
+/// Held by work a signal must not cut in two, and by the signal thread while it handles one.
+static HOLD: Mutex<()> = Mutex::new(());
+
+/// What the signal thread does at every signal before the tool may end.
+type Hook = Box<dyn Fn() + Send>;
+
+/// The hook [`on_signal`] set, if any.
+static HOOK: Mutex<Option<Hook>> = Mutex::new(None);
+
+/// Holds off the handling of signals until the guard drops: work done under it (a record and
+/// the counts that follow it) is never cut in two by a signal that ends the tool. Keep it
+/// short: a second Ctrl-C waits for it.
+pub fn hold() -> MutexGuard<'static, ()> {
+    HOLD.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Runs `hook` on the signal thread at every signal, after the work under [`hold`] and before
+/// the tool may end, until the returned guard drops. The hook must not call [`hold`].
+#[must_use = "the hook is removed when the guard drops"]
+pub fn on_signal(hook: impl Fn() + Send + 'static) -> OnSignal {
+    *HOOK.lock().unwrap_or_else(PoisonError::into_inner) = Some(Box::new(hook));
+    OnSignal(())
+}
+
+/// Removes the hook of [`on_signal`] when dropped, once a hook under way has returned.
+pub struct OnSignal(());
+
+impl Drop for OnSignal {
+    fn drop(&mut self) {
+        *HOOK.lock().unwrap_or_else(PoisonError::into_inner) = None;
+    }
+}
+
+/// Runs the hook set with [`on_signal`], if any.
+fn run_hook() {
+    if let Some(hook) = HOOK.lock().unwrap_or_else(PoisonError::into_inner).as_ref() {
+        hook();
+    }
+}
 
 /// Starts handling SIGINT, SIGTERM and SIGHUP (each unless it is ignored, as `nohup` ignores
 /// SIGHUP) on a thread of its own.
@@ -34,9 +80,12 @@ pub fn install() -> Result<()> {
         .name(String::from("signals"))
         .spawn(move || {
             for signal in signals.forever() {
+                // Between two pieces of held work, never in one.
+                let _held = hold();
                 let first = RECEIVED
                     .compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst)
                     .is_ok();
+                run_hook();
                 if first && POLLED.load(Ordering::SeqCst) {
                     say(&format!(
                         "{}: stopping after the current request; send it again to stop at once",
@@ -114,5 +163,18 @@ mod tests {
         assert_eq!(received(), None);
         assert!(!interrupted());
         assert!(POLLED.load(Ordering::SeqCst));
+    }
+
+    #[test]
+    fn a_hook_runs_until_its_guard_drops() {
+        let calls = std::sync::Arc::new(AtomicI32::new(0));
+        let counted = calls.clone();
+        let guard = on_signal(move || {
+            counted.fetch_add(1, Ordering::SeqCst);
+        });
+        run_hook();
+        drop(guard);
+        run_hook();
+        assert_eq!(calls.load(Ordering::SeqCst), 1);
     }
 }

@@ -10,8 +10,12 @@ use serde_json::json;
 
 use common::{cyclebench, text};
 
+const RUSTC: &str = "rustc 1.95.0 (59807616e 2026-04-14)";
+const CLANG: &str = "Debian clang version 14.0.6";
+
 /// A results directory holding line 3 of `sha256.bench` with these `input` and `finish`
-/// cycles, and line 4 unchanged whatever the run.
+/// cycles, and line 4 unchanged whatever the run, each checked against a known answer on an
+/// image built by [`RUSTC`] and [`CLANG`].
 fn run(input: u64, finish: u64) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let kind = cyclebench_protocol::BenchmarkKind::Hash.name();
@@ -26,7 +30,8 @@ fn run(input: u64, finish: u64) -> tempfile::TempDir {
             "benchmark": kind, "dataset": dataset, "config": "sha2", "cycle_accurate": true,
             "repetitions": 1, "phases": counts,
             "total_cycles": phases.iter().map(|&(_, cycles)| cycles).sum::<u64>(),
-            "firmware_revision": "0123456789ab",
+            "firmware_revision": "0123456789ab", "verified": true, "check": "known_answer",
+            "rustc": RUSTC, "clang": CLANG,
         })
         .to_string()
     };
@@ -36,6 +41,21 @@ fn run(input: u64, finish: u64) -> tempfile::TempDir {
     ];
     std::fs::write(dir.path().join("results.jsonl"), lines.join("\n") + "\n").unwrap();
     dir
+}
+
+/// Changes every record of the results directory `dir` with `change`.
+fn rewrite(dir: &Path, change: impl Fn(&mut serde_json::Value)) {
+    let file = dir.join("results.jsonl");
+    let lines: Vec<String> = std::fs::read_to_string(&file)
+        .unwrap()
+        .lines()
+        .map(|line| {
+            let mut record: serde_json::Value = serde_json::from_str(line).unwrap();
+            change(&mut record);
+            record.to_string()
+        })
+        .collect();
+    std::fs::write(&file, lines.join("\n") + "\n").unwrap();
 }
 
 fn compare(base: &Path, new: &Path, options: &[&str]) -> Output {
@@ -109,4 +129,86 @@ fn a_limit_that_is_not_a_number_of_at_least_0_is_refused() {
             text(&o)
         );
     }
+}
+
+#[test]
+fn a_check_weakened_in_new_fails_both_gates_by_name() {
+    let (base, new) = (run(2000, 1000), run(2000, 1000));
+    rewrite(new.path(), |record| {
+        if record["line"] == 4 {
+            record["check"] = json!("unverified");
+            record["verified"] = json!(false);
+        }
+    });
+    for (options, closing) in [
+        (&["--fail-above", "0"][..], "no phase grew more than 0%"),
+        (&["--fail-on-change"][..], "no phase changed"),
+    ] {
+        let o = compare(base.path(), new.path(), options);
+        assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+        assert_eq!(
+            stderr(&o),
+            format!(
+                "sha256.bench:4: check weakened: known-answer in BASE, unverified in NEW\n\
+                 compare: {closing}, but 1 benchmark checked less strictly in NEW: failing\n"
+            )
+        );
+    }
+}
+
+#[test]
+fn other_compilers_fail_fail_on_change_and_are_a_warning_under_fail_above() {
+    let (base, new) = (run(2000, 1000), run(2000, 1000));
+    // run.json names the compilers; its records are the fallback.
+    let newer = "rustc 1.96.0 (0123456789 2026-05-28)";
+    let meta = json!({"target": "ibex-sim", "rustc": newer, "clang": CLANG, "image_sha256": "ab"});
+    std::fs::write(new.path().join("run.json"), meta.to_string()).unwrap();
+    let o = compare(base.path(), new.path(), &["--fail-on-change"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert_eq!(
+        stderr(&o),
+        format!(
+            "compilers differ: {RUSTC} in BASE, {newer} in NEW\n\
+             compare: no phase changed, but BASE and NEW were built by different compilers: failing\n"
+        )
+    );
+    let o = compare(base.path(), new.path(), &["--fail-above", "0"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let err = stderr(&o);
+    assert!(
+        err.starts_with(&format!("warning: compilers differ: {RUSTC} in BASE, {newer} in NEW;"))
+            && err.ends_with("\ncompare: no phase grew more than 0%\n"),
+        "{}",
+        text(&o)
+    );
+    // The comparison itself names both.
+    let o = compare(base.path(), new.path(), &[]);
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains(&format!(
+            "A and B were built by different compilers ({RUSTC} in A, {newer} in B)"
+        )),
+        "{}",
+        text(&o)
+    );
+}
+
+#[test]
+fn results_that_name_no_compiler_say_so_and_pass() {
+    let (base, new) = (run(2000, 1000), run(2000, 1000));
+    rewrite(base.path(), |record| {
+        let record = record.as_object_mut().unwrap();
+        record.remove("rustc");
+        record.remove("clang");
+    });
+    for options in [&["--fail-above", "0"][..], &["--fail-on-change"][..]] {
+        let o = compare(base.path(), new.path(), options);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        assert!(stderr(&o).starts_with("compiler unknown in BASE:"), "{}", text(&o));
+    }
+    let o = compare(base.path(), new.path(), &[]);
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("note: compiler unknown for A:"),
+        "{}",
+        text(&o)
+    );
 }

@@ -11,10 +11,17 @@
 //! `--fail-on-change` holds NEW to exactly BASE instead: a count that shrank fails as well as
 //! one that grew. That is the check for a change meant to move no cycle at all (a faster
 //! simulation model, a refactoring of the suite).
+//!
+//! Under either rule a benchmark whose output NEW checks less strictly than BASE did fails:
+//! cycles saved by no longer checking against a known answer are no saving. Images built by
+//! different compilers fail `--fail-on-change`, which promises that nothing but the change moved;
+//! `--fail-above` warns of them, since a growth it lets through may be the compiler's.
 
 use std::fmt;
 
-use super::{location, Comparison, NoCounts};
+use cyclebench_protocol::Check;
+
+use super::{location, without_compilers, Comparison, Compilers, NoCounts};
 
 /// What the gate holds NEW to.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -58,6 +65,27 @@ pub enum Finding {
         /// Why NEW has no counts; `None` when NEW has no such benchmark.
         new: Option<NoCounts>,
     },
+    /// Measured in both, its output checked less strictly in NEW than in BASE.
+    Weakened {
+        /// The benchmark as the comparison names it.
+        benchmark: String,
+        /// How BASE checked it.
+        base: Option<Check>,
+        /// How NEW checked it.
+        new: Option<Check>,
+    },
+    /// BASE and NEW were built by different compilers.
+    Compilers {
+        /// Each compiler that differs, with its version in BASE and in NEW.
+        difference: String,
+        /// Whether that fails the gate (`--fail-on-change`), or is a warning (`--fail-above`).
+        fails: bool,
+    },
+    /// BASE, NEW or both do not name the compilers that built them, so they were not compared.
+    CompilersUnknown {
+        /// `BASE`, `NEW` or `BASE and NEW`.
+        runs: String,
+    },
     /// Only in NEW.
     Added {
         /// The benchmark as the comparison names it.
@@ -68,7 +96,47 @@ pub enum Finding {
 impl Finding {
     /// Whether the finding fails the gate.
     pub fn fails(&self) -> bool {
-        !matches!(self, Self::Added { .. })
+        match self {
+            Self::Compilers { fails, .. } => *fails,
+            Self::Added { .. } | Self::CompilersUnknown { .. } => false,
+            Self::Grew { .. } | Self::Shrank { .. } | Self::Lost { .. } | Self::Weakened { .. } => true,
+        }
+    }
+}
+
+/// How strictly an output was checked, from least to most strict. The one order the gate holds
+/// checks to: a benchmark whose check ranks lower in NEW than in BASE fails. A known answer
+/// proves the output right, a plausibility check only rules out some wrong ones, and the rest
+/// (`unverifiable`, `unverified`, or no check recorded) check nothing, so they rank alike and a
+/// change among them is no weakening.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Strictness {
+    /// Output not checked.
+    Unchecked,
+    /// Output found plausible.
+    Plausible,
+    /// Output matched a known answer.
+    KnownAnswer,
+}
+
+impl Strictness {
+    fn of(check: Option<Check>) -> Self {
+        match check {
+            Some(Check::KnownAnswer) => Self::KnownAnswer,
+            Some(Check::Plausibility) => Self::Plausible,
+            Some(Check::Unverifiable | Check::Unverified) | None => Self::Unchecked,
+        }
+    }
+}
+
+/// A check as the gate's lines name it.
+fn check_name(check: Option<Check>) -> &'static str {
+    match check {
+        Some(Check::KnownAnswer) => "known-answer",
+        Some(Check::Plausibility) => "plausibility",
+        Some(Check::Unverifiable) => "unverifiable",
+        Some(Check::Unverified) => "unverified",
+        None => "none",
     }
 }
 
@@ -100,6 +168,29 @@ impl fmt::Display for Finding {
                 }
                 None => write!(f, "{benchmark}: ok in BASE, missing in NEW"),
             },
+            Self::Weakened { benchmark, base, new } => write!(
+                f,
+                "{benchmark}: check weakened: {} in BASE, {} in NEW",
+                check_name(*base),
+                check_name(*new)
+            ),
+            Self::Compilers {
+                difference,
+                fails: true,
+            } => write!(f, "compilers differ: {difference}"),
+            Self::Compilers {
+                difference,
+                fails: false,
+            } => write!(
+                f,
+                "warning: compilers differ: {difference}; a change of cycles may be theirs (not failing: \
+                 --fail-on-change fails on it)"
+            ),
+            Self::CompilersUnknown { runs } => write!(
+                f,
+                "compiler unknown in {runs}: the results do not name the compilers that built the image; \
+                 not compared"
+            ),
             Self::Added { benchmark } => write!(f, "{benchmark}: only in NEW, not gated"),
         }
     }
@@ -164,21 +255,41 @@ fn judge(rule: Rule, benchmark: &str, phase: &str, base: u64, new: u64) -> Optio
     }
 }
 
-/// What the gate finds in `comparison` under `rule`: the benchmarks both runs have in the
-/// comparison's order (largest change of the total first), then those only BASE, then only NEW
-/// has. A phase only one run has is not held to the rule by itself: the total, which counts
-/// it, is.
+/// What the gate finds in `comparison` under `rule`: whether the compilers differ (or are
+/// unknown), then the benchmarks both runs have in the comparison's order (largest change of
+/// the total first), then those only BASE, then only NEW has. A phase only one run has is not
+/// held to the rule by itself: the total, which counts it, is.
 pub fn findings(comparison: &Comparison, rule: Rule) -> Vec<Finding> {
     let mut found = Vec::new();
+    let labels = ["BASE", "NEW"];
+    match (&comparison.a.compilers, &comparison.b.compilers) {
+        (Some(base), Some(new)) => {
+            found.extend(
+                Compilers::difference(base, new, labels).map(|difference| Finding::Compilers {
+                    difference,
+                    fails: rule == Rule::Unchanged,
+                }),
+            )
+        }
+        _ => found.extend(
+            without_compilers(&comparison.a, &comparison.b, labels).map(|runs| Finding::CompilersUnknown { runs }),
+        ),
+    }
     for row in &comparison.rows {
         let benchmark = location(row);
         match &row.no_counts {
-            [None, None] => found.extend(
-                row.total
-                    .iter()
-                    .chain(&row.phases)
-                    .filter_map(|c| judge(rule, &benchmark, &c.phase, c.a?, c.b?)),
-            ),
+            [None, None] => {
+                found.extend(
+                    row.total
+                        .iter()
+                        .chain(&row.phases)
+                        .filter_map(|c| judge(rule, &benchmark, &c.phase, c.a?, c.b?)),
+                );
+                let [base, new] = row.checks;
+                if Strictness::of(new) < Strictness::of(base) {
+                    found.push(Finding::Weakened { benchmark, base, new });
+                }
+            }
             [None, Some(why)] => found.push(Finding::Lost {
                 benchmark,
                 new: Some(why.clone()),
@@ -205,11 +316,11 @@ pub fn findings(comparison: &Comparison, rule: Rule) -> Vec<Finding> {
 
 /// The gate's closing line: what failed it, or that nothing did.
 fn conclusion(findings: &[Finding], rule: Rule) -> String {
-    let grew = findings
-        .iter()
-        .filter(|f| matches!(f, Finding::Grew { .. } | Finding::Shrank { .. }))
-        .count();
-    let lost = findings.iter().filter(|f| matches!(f, Finding::Lost { .. })).count();
+    let count = |kind: fn(&Finding) -> bool| findings.iter().filter(|f| kind(f)).count();
+    let grew = count(|f| matches!(f, Finding::Grew { .. } | Finding::Shrank { .. }));
+    let lost = count(|f| matches!(f, Finding::Lost { .. }));
+    let weakened = count(|f| matches!(f, Finding::Weakened { .. }));
+    let compilers = count(|f| matches!(f, Finding::Compilers { fails: true, .. }));
     let phases = match grew {
         0 => String::from("no phase"),
         1 => String::from("1 phase"),
@@ -219,18 +330,29 @@ fn conclusion(findings: &[Finding], rule: Rule) -> String {
         Rule::GrowAtMost(limit) => format!("compare: {phases} grew more than {limit}%"),
         Rule::Unchanged => format!("compare: {phases} changed"),
     };
+    let mut also = Vec::new();
     if lost > 0 {
-        let joint = if grew == 0 { ", but" } else { "," };
         let (benchmarks, were) = if lost == 1 {
             ("benchmark", "was")
         } else {
             ("benchmarks", "were")
         };
-        line.push_str(&format!(
-            "{joint} {lost} {benchmarks} measured in BASE {were} not measured in NEW"
+        also.push(format!(
+            "{lost} {benchmarks} measured in BASE {were} not measured in NEW"
         ));
     }
-    if grew + lost > 0 {
+    if weakened > 0 {
+        let benchmarks = if weakened == 1 { "benchmark" } else { "benchmarks" };
+        also.push(format!("{weakened} {benchmarks} checked less strictly in NEW"));
+    }
+    if compilers > 0 {
+        also.push(String::from("BASE and NEW were built by different compilers"));
+    }
+    for (i, clause) in also.iter().enumerate() {
+        let joint = if i == 0 && grew == 0 { ", but" } else { "," };
+        line.push_str(&format!("{joint} {clause}"));
+    }
+    if grew > 0 || !also.is_empty() {
         line.push_str(": failing");
     }
     line
@@ -256,7 +378,11 @@ mod tests {
     use super::*;
     use crate::results::{parse, Record, Results};
 
-    /// A measured record of line `line` of `sha256.bench` with these phases.
+    const RUSTC: &str = "rustc 1.95.0 (59807616e 2026-04-14)";
+    const CLANG: &str = "Debian clang version 14.0.6";
+
+    /// A measured record of line `line` of `sha256.bench` with these phases, checked against a
+    /// known answer, of an image built by [`RUSTC`] and [`CLANG`].
     fn measured(line: usize, phases: &[(&str, u64)]) -> Value {
         let kind = cyclebench_protocol::BenchmarkKind::Hash.name();
         let counts: serde_json::Map<String, Value> = phases
@@ -268,7 +394,25 @@ mod tests {
             "request": format!(r#"{{"{kind}": {{"algorithm": "sha2", "dataset": "d{line}"}}}}"#),
             "benchmark": kind, "cycle_accurate": true, "phases": counts,
             "total_cycles": phases.iter().map(|&(_, cycles)| cycles).sum::<u64>(),
+            "verified": true, "check": "known_answer", "rustc": RUSTC, "clang": CLANG,
         })
+    }
+
+    /// `record` with its check `check` (a JSON name, or `null`), `verified` to match.
+    fn checked(mut record: Value, check: Value) -> Value {
+        record["verified"] = (check == "known_answer").into();
+        record["check"] = check;
+        record
+    }
+
+    /// `records` as an image built by `rustc` and `clang` measured them (`null`: not named).
+    fn built(records: &[Value], rustc: Value, clang: Value) -> Vec<Value> {
+        let mut records = records.to_vec();
+        for record in &mut records {
+            record["rustc"] = rustc.clone();
+            record["clang"] = clang.clone();
+        }
+        records
     }
 
     /// The record of line `line` without counts: `status` `error` or `unsupported`, and why.
@@ -489,5 +633,180 @@ mod tests {
             let error = percent(bad).unwrap_err();
             assert!(error.contains("at least 0"), "{bad}: {error}");
         }
+    }
+
+    #[test]
+    fn checks_rank_known_answer_over_plausibility_over_the_unchecked() {
+        use Strictness::{KnownAnswer, Plausible, Unchecked};
+        let rank = |c| Strictness::of(c);
+        assert_eq!(rank(Some(Check::KnownAnswer)), KnownAnswer);
+        assert_eq!(rank(Some(Check::Plausibility)), Plausible);
+        for unchecked in [Some(Check::Unverifiable), Some(Check::Unverified), None] {
+            assert_eq!(rank(unchecked), Unchecked, "{unchecked:?}");
+        }
+        assert!(Unchecked < Plausible && Plausible < KnownAnswer);
+    }
+
+    #[test]
+    fn a_check_weakened_in_new_fails_both_rules_by_name() {
+        let base = [
+            measured(3, &[("run", 10)]),
+            measured(4, &[("run", 10)]),
+            checked(measured(5, &[("run", 10)]), json!("plausibility")),
+            measured(6, &[("run", 10)]),
+        ];
+        let new = [
+            checked(measured(3, &[("run", 10)]), json!("unverified")),
+            checked(measured(4, &[("run", 10)]), json!("plausibility")),
+            checked(measured(5, &[("run", 10)]), json!("unverifiable")),
+            checked(measured(6, &[("run", 10)]), Value::Null),
+        ];
+        let expected = [
+            "sha256.bench:3: check weakened: known-answer in BASE, unverified in NEW",
+            "sha256.bench:4: check weakened: known-answer in BASE, plausibility in NEW",
+            "sha256.bench:5: check weakened: plausibility in BASE, unverifiable in NEW",
+            "sha256.bench:6: check weakened: known-answer in BASE, none in NEW",
+        ];
+        for (rule, closing) in [
+            (
+                Rule::GrowAtMost(0.0),
+                "compare: no phase grew more than 0%, but 4 benchmarks checked less strictly in NEW: failing",
+            ),
+            (
+                Rule::Unchanged,
+                "compare: no phase changed, but 4 benchmarks checked less strictly in NEW: failing",
+            ),
+        ] {
+            let found = findings(&Comparison::build(&results(&base), &results(&new)), rule);
+            assert_eq!(lines(&found), expected, "{rule:?}");
+            assert!(found.iter().all(Finding::fails), "{rule:?}");
+            assert_eq!(conclusion(&found, rule), closing);
+        }
+    }
+
+    #[test]
+    fn a_check_as_strict_or_stricter_in_new_passes() {
+        let base = [
+            checked(measured(3, &[("run", 10)]), json!("plausibility")),
+            checked(measured(4, &[("run", 10)]), json!("unverifiable")),
+            checked(measured(5, &[("run", 10)]), json!("unverified")),
+            measured(6, &[("run", 10)]),
+        ];
+        let new = [
+            measured(3, &[("run", 10)]),
+            checked(measured(4, &[("run", 10)]), json!("unverified")),
+            checked(measured(5, &[("run", 10)]), json!("plausibility")),
+            measured(6, &[("run", 10)]),
+        ];
+        assert_eq!(gate(&base, &new, 0.0), []);
+        assert_eq!(unchanged(&base, &new), []);
+    }
+
+    #[test]
+    fn a_record_from_before_checks_were_named_counts_as_its_verified_says() {
+        let mut old = measured(3, &[("run", 10)]);
+        old.as_object_mut().unwrap().remove("check");
+        let new = checked(measured(3, &[("run", 10)]), json!("unverified"));
+        assert_eq!(
+            lines(&gate(&[old], &[new], 0.0)),
+            ["sha256.bench:3: check weakened: known-answer in BASE, unverified in NEW"]
+        );
+    }
+
+    #[test]
+    fn a_check_is_not_judged_where_new_measured_nothing() {
+        // The lost benchmark fails as lost; that it has no check is no second finding.
+        let base = [measured(3, &[("run", 10)])];
+        let new = [without_counts(3, "error", "wrong digest")];
+        assert_eq!(
+            lines(&gate(&base, &new, 0.0)),
+            ["sha256.bench:3: ok in BASE, error in NEW: wrong digest"]
+        );
+    }
+
+    #[test]
+    fn other_compilers_fail_fail_on_change_and_warn_under_fail_above() {
+        let run = [measured(3, &[("run", 10)])];
+        let newer = "rustc 1.96.0 (0123456789 2026-05-28)";
+        let new = built(&run, json!(newer), json!(CLANG));
+        let found = unchanged(&run, &new);
+        assert_eq!(
+            lines(&found),
+            [format!("compilers differ: {RUSTC} in BASE, {newer} in NEW")]
+        );
+        assert!(found[0].fails());
+        assert_eq!(
+            conclusion(&found, Rule::Unchanged),
+            "compare: no phase changed, but BASE and NEW were built by different compilers: failing"
+        );
+        let found = gate(&run, &new, 0.0);
+        assert_eq!(found.len(), 1);
+        assert!(!found[0].fails());
+        let line = found[0].to_string();
+        assert!(
+            line.starts_with(&format!("warning: compilers differ: {RUSTC} in BASE, {newer} in NEW;")),
+            "{line}"
+        );
+        assert_eq!(
+            conclusion(&found, Rule::GrowAtMost(0.0)),
+            "compare: no phase grew more than 0%"
+        );
+    }
+
+    #[test]
+    fn a_clang_that_differs_or_is_missing_is_named() {
+        let run = [measured(3, &[("run", 10)])];
+        let without_clang = built(&run, json!(RUSTC), Value::Null);
+        assert_eq!(
+            lines(&unchanged(&run, &without_clang)),
+            [format!("compilers differ: {CLANG} in BASE, no clang in NEW")]
+        );
+        let both = built(&run, json!("rustc 1.94.0"), json!("clang version 19.1.7"));
+        assert_eq!(
+            lines(&unchanged(&both, &run)),
+            [format!(
+                "compilers differ: rustc 1.94.0 in BASE, {RUSTC} in NEW; clang version 19.1.7 in BASE, {CLANG} in NEW"
+            )]
+        );
+    }
+
+    #[test]
+    fn results_that_name_no_compiler_are_said_to_and_do_not_fail() {
+        let run = vec![measured(3, &[("run", 10)])];
+        let old = built(&run, Value::Null, Value::Null);
+        for (base, new, runs) in [(&old, &run, "BASE"), (&run, &old, "NEW"), (&old, &old, "BASE and NEW")] {
+            for rule in [Rule::Unchanged, Rule::GrowAtMost(0.0)] {
+                let found = findings(&Comparison::build(&results(base), &results(new)), rule);
+                assert_eq!(found, [Finding::CompilersUnknown { runs: runs.to_owned() }]);
+                assert!(found[0]
+                    .to_string()
+                    .starts_with(&format!("compiler unknown in {runs}:")));
+                assert!(!found[0].fails());
+            }
+        }
+    }
+
+    #[test]
+    fn the_closing_line_names_every_reason_to_fail() {
+        let found = [
+            Finding::Lost {
+                benchmark: String::from("a.bench:2"),
+                new: None,
+            },
+            Finding::Weakened {
+                benchmark: String::from("a.bench:3"),
+                base: Some(Check::KnownAnswer),
+                new: None,
+            },
+            Finding::Compilers {
+                difference: String::from("x in BASE, y in NEW"),
+                fails: true,
+            },
+        ];
+        assert_eq!(
+            conclusion(&found, Rule::Unchanged),
+            "compare: no phase changed, but 1 benchmark measured in BASE was not measured in NEW, 1 benchmark \
+             checked less strictly in NEW, BASE and NEW were built by different compilers: failing"
+        );
     }
 }

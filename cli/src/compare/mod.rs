@@ -6,6 +6,9 @@
 //! order do not matter) are all equal; the k-th of several identical lines of a file matches
 //! the k-th in the other run. Control requests (hello, done, ...) carry no counts and are
 //! left out. With `--fail-above PCT` the comparison is also a gate on cycle counts ([`gate`]).
+//!
+//! A cycle count depends on the code the compilers emit, so the comparison names the compilers
+//! of both runs when they differ, and says so when a run does not name its compilers.
 
 mod gate;
 
@@ -16,11 +19,13 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
+use cyclebench_protocol::Check;
 use serde::Serialize;
 use serde_json::Value;
 
 use crate::report::stats::{self, Spread, Verdict};
 use crate::results::{self as load, Phase, Record, Results, Status};
+use crate::run::meta::{Build, Meta, RUN_JSON};
 
 /// Arguments of `cyclebench compare`.
 #[derive(clap::Args)]
@@ -33,13 +38,16 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = Format::Table)]
     format: Format,
     /// Fail (exit status 1) when a phase or total of a benchmark both runs measured grew by more
-    /// than PCT percent, or a benchmark measured in A failed, is unsupported or is missing in B;
-    /// 0 fails on any cycle more.
+    /// than PCT percent, a benchmark measured in A failed, is unsupported or is missing in B, or
+    /// B checked a benchmark's output less strictly than A (known answer, then plausibility,
+    /// then none); 0 fails on any cycle more. Images built by different compilers are a
+    /// warning.
     #[arg(long, value_name = "PCT", value_parser = gate::percent, allow_negative_numbers = true)]
     fail_above: Option<f64>,
     /// Fail (exit status 1) when any phase or total of a benchmark both runs measured differs,
-    /// up or down, or a benchmark measured in A failed, is unsupported or is missing in B: for
-    /// a change meant to move no cycle, such as a faster simulation model.
+    /// up or down, a benchmark measured in A failed, is unsupported or is missing in B, B
+    /// checked a benchmark's output less strictly than A, or A and B were built by different
+    /// compilers: for a change meant to move no cycle, such as a faster simulation model.
     #[arg(long, conflicts_with = "fail_above")]
     fail_on_change: bool,
 }
@@ -112,6 +120,68 @@ pub struct Run {
     pub cycle_accurate: Option<bool>,
     /// Firmware revision(s).
     pub firmware_revision: String,
+    /// The compilers that built the image; `null` when the results do not name them.
+    pub compilers: Option<Compilers>,
+}
+
+/// The compilers that built a run's image, as its results name them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Compilers {
+    /// The first line of `rustc --version` (several, comma-separated, should records differ).
+    pub rustc: String,
+    /// The first line of `clang --version`; `null` when clang was not installed.
+    pub clang: Option<String>,
+}
+
+impl Compilers {
+    /// The compilers `run.json` in the directory of `results` names, else those its records
+    /// name; `None` when neither names rustc, which every image the tool builds needs: results
+    /// from before cyclebench recorded compilers, or of an image it did not build (a board,
+    /// `--firmware`).
+    fn of(results: &Results) -> Option<Self> {
+        let meta = std::fs::read_to_string(results.dir.join(RUN_JSON))
+            .ok()
+            .and_then(|text| serde_json::from_str::<Meta>(&text).ok());
+        if let Some(Build {
+            rustc: Some(rustc),
+            clang,
+            ..
+        }) = meta.map(|m| m.build)
+        {
+            return Some(Self { rustc, clang });
+        }
+        let named: Vec<&Record> = results.records.iter().filter(|r| r.rustc.is_some()).collect();
+        Some(Self {
+            rustc: load::distinct(named.iter().filter_map(|r| r.rustc.as_deref()))?,
+            clang: load::distinct(named.iter().filter_map(|r| r.clang.as_deref())),
+        })
+    }
+
+    /// What differs between `a`'s compilers and `b`'s, each compiler as `X in A, Y in B` with
+    /// the sides named by `labels`; `None` when both were built alike.
+    pub fn difference(a: &Self, b: &Self, labels: [&str; 2]) -> Option<String> {
+        let [la, lb] = labels;
+        let clang = |c: &Option<String>| c.clone().unwrap_or_else(|| String::from("no clang"));
+        let mut parts = Vec::new();
+        if a.rustc != b.rustc {
+            parts.push(format!("{} in {la}, {} in {lb}", a.rustc, b.rustc));
+        }
+        if a.clang != b.clang {
+            parts.push(format!("{} in {la}, {} in {lb}", clang(&a.clang), clang(&b.clang)));
+        }
+        (!parts.is_empty()).then(|| parts.join("; "))
+    }
+}
+
+/// Which of two runs, labelled `labels`, do not name their compilers (`A`, `B`, `A and B`);
+/// `None` when both do.
+fn without_compilers(a: &Run, b: &Run, labels: [&str; 2]) -> Option<String> {
+    match (a.compilers.is_none(), b.compilers.is_none()) {
+        (false, false) => None,
+        (true, false) => Some(labels[0].to_owned()),
+        (false, true) => Some(labels[1].to_owned()),
+        (true, true) => Some(format!("{} and {}", labels[0], labels[1])),
+    }
 }
 
 /// A count in A and B.
@@ -157,6 +227,9 @@ pub struct Row {
     /// Why A's and B's record have no counts, for each that has none; `note` in words.
     #[serde(skip)]
     pub no_counts: [Option<NoCounts>; 2],
+    /// How A's and B's output was checked.
+    #[serde(skip)]
+    pub checks: [Option<Check>; 2],
 }
 
 /// A benchmark found in one run only.
@@ -293,7 +366,14 @@ fn describe(results: &Results) -> Run {
         platform: known(load::distinct(records.iter().filter_map(|r| r.platform.as_deref()))),
         cycle_accurate: first.filter(|&f| records.iter().all(|r| r.cycle_accurate == Some(f))),
         firmware_revision: known(load::distinct(records.iter().map(|r| r.firmware_revision.as_str()))),
+        compilers: Compilers::of(results),
     }
+}
+
+/// How a record's output was checked: its `check`, or for a record written before there was
+/// one, a known answer when it says it was verified.
+fn check_of(r: &Record) -> Option<Check> {
+    r.check.or(r.verified.then_some(Check::KnownAnswer))
 }
 
 fn range(spread: Spread) -> Option<[u64; 2]> {
@@ -323,6 +403,7 @@ fn phase_change(a: &Record, pa: Option<&Phase>, b: &Record, pb: Option<&Phase>, 
 
 fn row(key: Key, a: &Record, b: &Record) -> Row {
     let no_counts = [NoCounts::of(a), NoCounts::of(b)];
+    let checks = [check_of(a), check_of(b)];
     let note = match &no_counts {
         [None, None] => None,
         [Some(na), Some(nb)] if na == nb => Some(format!("A and B: {na}")),
@@ -348,6 +429,7 @@ fn row(key: Key, a: &Record, b: &Record) -> Row {
             phases: Vec::new(),
             note,
             no_counts,
+            checks,
         };
     }
     let (phases_a, phases_b) = (a.phases(), b.phases());
@@ -395,6 +477,7 @@ fn row(key: Key, a: &Record, b: &Record) -> Row {
         phases,
         note: None,
         no_counts,
+        checks,
     }
 }
 
@@ -651,6 +734,25 @@ fn notes(a: &Run, b: &Run) -> Vec<String> {
              on a cycle-accurate target, whose counts are exact",
         ),
     ];
+    let labels = ["A", "B"];
+    match (&a.compilers, &b.compilers) {
+        (Some(ca), Some(cb)) => {
+            if let Some(difference) = Compilers::difference(ca, cb, labels) {
+                notes.push(format!(
+                    "A and B were built by different compilers ({difference}): a change may come from the \
+                     compilers rather than from the code"
+                ));
+            }
+        }
+        _ => {
+            let sides = without_compilers(a, b, labels).unwrap_or_default();
+            notes.push(format!(
+                "compiler unknown for {sides}: the results do not name the compilers that built the image \
+                 (results from before cyclebench recorded them, a board, or an image given with --firmware); \
+                 the compilers were not compared"
+            ));
+        }
+    }
     let who = match (a.cycle_accurate == Some(true), b.cycle_accurate == Some(true)) {
         (true, true) => return notes,
         (false, true) => format!("A ({}) is", a.platform),
@@ -758,5 +860,76 @@ mod tests {
         assert_eq!((c.only_a.len(), c.only_b.len()), (1, 1));
         assert_eq!(c.only_a[0].sweep, Some(1));
         assert!(c.table().contains("only in B: lengths.bench:2[3] "), "{}", c.table());
+    }
+
+    #[test]
+    fn compilers_come_from_run_json_else_from_the_records() {
+        let dir = tempfile::tempdir().unwrap();
+        let record = |rustc: Value, clang: Value| {
+            let kind = cyclebench_protocol::BenchmarkKind::Micro.name();
+            let text = serde_json::json!({
+                "status": "ok", "file": "a.bench", "line": 1, "request": "{}", "benchmark": kind,
+                "phases": {"run": 1}, "total_cycles": 1, "rustc": rustc, "clang": clang,
+            });
+            crate::results::parse(&text.to_string()).unwrap()
+        };
+        let mut results = Results {
+            dir: dir.path().to_path_buf(),
+            file: dir.path().join("results.jsonl"),
+            records: vec![record("rustc 1".into(), Value::Null), record(Value::Null, Value::Null)],
+            skipped: Vec::new(),
+        };
+        let named = |rustc: &str, clang: Option<&str>| Compilers {
+            rustc: rustc.to_owned(),
+            clang: clang.map(str::to_owned),
+        };
+        // No run.json: the records that name rustc, and no clang among them.
+        assert_eq!(Compilers::of(&results), Some(named("rustc 1", None)));
+        // A run.json that names rustc wins; one that does not (a board) leaves the records.
+        let write = |rustc: Value| {
+            let meta = serde_json::json!({"target": "t", "rustc": rustc, "clang": "clang 2", "image_sha256": null});
+            std::fs::write(dir.path().join(RUN_JSON), meta.to_string()).unwrap();
+        };
+        write("rustc 3".into());
+        assert_eq!(Compilers::of(&results), Some(named("rustc 3", Some("clang 2"))));
+        write(Value::Null);
+        assert_eq!(Compilers::of(&results), Some(named("rustc 1", None)));
+        results.records.remove(0);
+        assert_eq!(Compilers::of(&results), None);
+    }
+
+    #[test]
+    fn the_report_names_other_compilers_and_unknown_ones() {
+        let c = |rustc: &str| Compilers {
+            rustc: rustc.to_owned(),
+            clang: Some(String::from("clang 14")),
+        };
+        assert_eq!(Compilers::difference(&c("rustc 1"), &c("rustc 1"), ["A", "B"]), None);
+        assert_eq!(
+            Compilers::difference(&c("rustc 1"), &c("rustc 2"), ["A", "B"]).as_deref(),
+            Some("rustc 1 in A, rustc 2 in B")
+        );
+        let run = |compilers: Option<Compilers>| Run {
+            path: String::from("r"),
+            target: String::from("ibex-sim"),
+            platform: String::from("ibex"),
+            cycle_accurate: Some(true),
+            firmware_revision: String::from("v1"),
+            compilers,
+        };
+        let differ = notes(&run(Some(c("rustc 1"))), &run(Some(c("rustc 2"))));
+        assert!(
+            differ
+                .iter()
+                .any(|n| n.starts_with("A and B were built by different compilers (rustc 1 in A, rustc 2 in B)")),
+            "{differ:?}"
+        );
+        let unknown = notes(&run(Some(c("rustc 1"))), &run(None));
+        assert!(
+            unknown.iter().any(|n| n.starts_with("compiler unknown for B:")),
+            "{unknown:?}"
+        );
+        let alike = notes(&run(Some(c("rustc 1"))), &run(Some(c("rustc 1"))));
+        assert!(!alike.iter().any(|n| n.contains("compiler")), "{alike:?}");
     }
 }

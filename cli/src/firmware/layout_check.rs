@@ -135,7 +135,12 @@ pub fn check_moved(default: &Block, other: &Block, layout: Layout) -> Result<()>
     // A placement that does not fit below the block's boundary starts it one boundary lower:
     // the same place to the fetch path, whose periods all divide the boundary.
     let lowered = default.start.checked_sub(other.start);
-    if !lowered.is_some_and(|d| d % u64::from(BLOCK_ALIGN) == 0) || (layout.placement == 0 && lowered != Some(0)) {
+    let as_placed = match lowered {
+        Some(0) => true,
+        Some(d) => layout.placement != 0 && d % u64::from(BLOCK_ALIGN) == 0,
+        None => false,
+    };
+    if !as_placed {
         bail!(
             "the measured block starts at {:#x} with {} bytes of padding and placement {}, at {:#x} without: \
              unrelated code moved it",

@@ -233,6 +233,13 @@ fn records_of(request: &Request, sweep: Option<&SweepPoint>, hello: &Hello) -> V
             if let Some(name) = record.text(IMPL_FIELD).map(str::to_owned) {
                 implementation::describe(&mut record, &[facts(&name)]);
             }
+            // What built the image.
+            crate::run::meta::Build {
+                rustc: Some(String::from("rustc 1.95.0 (59807616e 2026-04-14)")),
+                clang: Some(String::from("Debian clang version 14.0.6")),
+                image_sha256: Some(String::from("0123")),
+            }
+            .stamp(&mut record);
             // And on an image with layout padding, or a line with placements.
             record.details.insert(String::from(results::LAYOUT_PAD), 1234.into());
             let cycles = [Some(10), None];

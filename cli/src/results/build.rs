@@ -62,6 +62,10 @@ impl Record {
             error: None,
             attempts: None,
             firmware_revision: ctx.revision.to_owned(),
+            // The run names the image's build on every record it writes.
+            rustc: None,
+            clang: None,
+            image_sha256: None,
             timestamp: chrono::Local::now().to_rfc3339(),
             details: Map::new(),
             result_fields: Vec::new(),

@@ -168,6 +168,18 @@ pub struct Record {
     /// Revision of the firmware (git describe of the tree it was built from).
     #[serde(default)]
     pub firmware_revision: String,
+    /// The compiler that built the image's Rust: the first line of `rustc --version`; absent
+    /// when the tool did not build the image (a board, `--firmware`) or results predate it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rustc: Option<String>,
+    /// The C compiler of `run --impl`, installed when the image was built: the first line of
+    /// `clang --version`, recorded whether or not the image holds C. Absent when clang was
+    /// missing, and where `rustc` is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clang: Option<String>,
+    /// SHA-256 (hex) of the ELF file the run started, built or given; absent for a board.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub image_sha256: Option<String>,
     /// When the reply arrived (RFC 3339).
     #[serde(default)]
     pub timestamp: String,

@@ -3,7 +3,9 @@
 //! revision, shard, the suite's hello) and again when it ends. Each write replaces the file
 //! whole, so a run killed at any moment leaves a readable one.
 
+use std::fmt;
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
 use anyhow::{bail, Context, Result};
 use cyclebench_protocol::Hello;
@@ -11,6 +13,8 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::units::Shard;
+use crate::firmware;
+use crate::results::Record;
 
 /// `run.json`. The first fields are the ones every run wrote before shards existed, in that
 /// order; readers of older files get defaults for the rest.
@@ -92,6 +96,97 @@ pub struct Meta {
     /// (`CYCLEBENCH_LAYOUT_PAD`); absent for none.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub layout_pad: u32,
+    /// The compilers that built the image and its digest.
+    #[serde(flatten)]
+    pub build: Build,
+}
+
+/// What made the image a run measured: a cycle count depends on the code the compilers emit,
+/// so `compare` holds two runs built by different compilers apart. In `run.json` every field
+/// is written, `null` when unknown, so that a missing clang reads as such rather than as a file
+/// from before these fields.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Build {
+    /// The first line of `rustc --version`, when the tool built the image.
+    #[serde(default)]
+    pub rustc: Option<String>,
+    /// The first line of `clang --version` (the C compiler of `run --impl`), when the tool
+    /// built the image and clang is installed, whether or not the image holds C.
+    #[serde(default)]
+    pub clang: Option<String>,
+    /// SHA-256 (hex) of the ELF file the run started, which the tool built or was given;
+    /// `None` for a board on `--port`, whose image the tool never sees.
+    #[serde(default)]
+    pub image_sha256: Option<String>,
+}
+
+impl Build {
+    /// The compilers of this machine when `builds_image` (the tool builds the image it starts),
+    /// else none: a board's image, or an ELF given with `--firmware`, was built by whatever
+    /// built it, and naming this machine's compilers would be a guess. The digest is added
+    /// once the image is known.
+    pub fn compilers(builds_image: bool) -> Self {
+        if !builds_image {
+            return Self::default();
+        }
+        Self {
+            rustc: compiler_version("rustc").ok(),
+            clang: compiler_version(CLANG).ok(),
+            image_sha256: None,
+        }
+    }
+
+    /// Names this build on `record`. A record that names a build already (one an earlier
+    /// session of a resumed run measured, or a shard's in a merge) keeps its own.
+    pub fn stamp(&self, record: &mut Record) {
+        if record.rustc.is_none() && record.clang.is_none() && record.image_sha256.is_none() {
+            record.rustc.clone_from(&self.rustc);
+            record.clang.clone_from(&self.clang);
+            record.image_sha256.clone_from(&self.image_sha256);
+        }
+    }
+}
+
+impl fmt::Display for Build {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Each compiler's version begins with its name.
+        match (&self.rustc, &self.clang) {
+            (Some(rustc), Some(clang)) => write!(f, "{rustc} and {clang}")?,
+            (Some(rustc), None) => write!(f, "{rustc} and no clang")?,
+            (None, _) => f.write_str("unknown compilers")?,
+        }
+        match &self.image_sha256 {
+            Some(digest) => write!(f, ", image SHA-256 {digest}"),
+            None => f.write_str(", image unknown"),
+        }
+    }
+}
+
+/// The C compiler of `run --impl`: clang from Debian, which targets RV32 without a separate
+/// toolchain.
+pub(crate) const CLANG: &str = "clang";
+
+/// The first line of `program --version`, e.g. `rustc 1.95.0 (59807616e 2026-04-14)`. Run
+/// in the repository, as the firmware is built there: rustup then picks the toolchain that
+/// `rust-toolchain.toml` pins, not the one of wherever the tool was started.
+pub(crate) fn compiler_version(program: &str) -> Result<String> {
+    let mut command = Command::new(program);
+    let root = firmware::repo_root();
+    if root.is_dir() {
+        command.current_dir(root);
+    }
+    let output = command
+        .arg("--version")
+        .output()
+        .with_context(|| format!("running {program} (run scripts/setup.sh, which installs it)"))?;
+    let text = String::from_utf8_lossy(&output.stdout);
+    match text.lines().next().map(str::trim) {
+        Some(line) if output.status.success() && !line.is_empty() => Ok(line.to_owned()),
+        _ => bail!(
+            "{program} --version failed: {}",
+            String::from_utf8_lossy(&output.stderr).trim()
+        ),
+    }
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -210,5 +305,69 @@ mod tests {
         assert_eq!(back.shard(), Shard { index: 1, count: 3 });
         assert!(!back.finished);
         assert!(!dir.path().join("run.json.partial").exists());
+    }
+
+    #[test]
+    fn run_json_names_the_build_with_nulls_and_older_files_read_without_it() {
+        let meta: Meta = serde_json::from_value(serde_json::json!({"target": "qemu-virt"})).unwrap();
+        assert_eq!(meta.build, Build::default());
+        let json = serde_json::to_value(&meta).unwrap();
+        for field in ["rustc", "clang", "image_sha256"] {
+            assert_eq!(json.get(field), Some(&serde_json::Value::Null), "{field}");
+        }
+        let mut meta = meta;
+        meta.build.rustc = Some(String::from("rustc 1.95.0 (59807616e 2026-04-14)"));
+        let back: Meta = serde_json::from_value(serde_json::to_value(&meta).unwrap()).unwrap();
+        assert_eq!(back.build, meta.build);
+    }
+
+    #[test]
+    fn a_record_is_stamped_with_the_build_unless_it_names_its_own() {
+        let build = Build {
+            rustc: Some(String::from("rustc 2")),
+            clang: None,
+            image_sha256: Some(String::from("ab")),
+        };
+        let kind = cyclebench_protocol::BenchmarkKind::Hash.name();
+        let mut fresh = crate::results::parse(&format!(r#"{{"status":"ok","benchmark":"{kind}"}}"#)).unwrap();
+        build.stamp(&mut fresh);
+        assert_eq!(
+            (
+                fresh.rustc.as_deref(),
+                fresh.clang.as_deref(),
+                fresh.image_sha256.as_deref()
+            ),
+            (Some("rustc 2"), None, Some("ab"))
+        );
+        let json = serde_json::to_value(&fresh).unwrap();
+        assert_eq!(json["rustc"], "rustc 2");
+        assert!(
+            json.get("clang").is_none(),
+            "an unknown compiler is left out of a record"
+        );
+        let mut earlier = crate::results::parse(&format!(
+            r#"{{"status":"ok","benchmark":"{kind}","rustc":"rustc 1","clang":"clang 1"}}"#
+        ))
+        .unwrap();
+        build.stamp(&mut earlier);
+        assert_eq!(
+            (
+                earlier.rustc.as_deref(),
+                earlier.clang.as_deref(),
+                earlier.image_sha256.as_deref()
+            ),
+            (Some("rustc 1"), Some("clang 1"), None)
+        );
+        // Not in `details`: one field, one place.
+        assert!(!earlier.details.contains_key("rustc"));
+    }
+
+    #[test]
+    fn a_compiler_names_its_version_on_its_first_line_and_a_missing_one_is_an_error() {
+        let rustc = compiler_version("rustc").unwrap();
+        assert!(rustc.starts_with("rustc ") && !rustc.contains('\n'), "{rustc}");
+        let e = format!("{:#}", compiler_version("cyclebench-no-such-compiler").unwrap_err());
+        assert!(e.contains("cyclebench-no-such-compiler"), "{e}");
+        assert_eq!(Build::compilers(false), Build::default());
     }
 }

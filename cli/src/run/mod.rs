@@ -2,15 +2,16 @@
 //! order, from one or several instances of the target.
 
 pub(crate) mod meta;
+mod ordered;
 pub(crate) mod placements;
 mod pool;
 pub(crate) mod previous;
+mod recorder;
 mod resume;
 pub(crate) mod units;
 
 use std::collections::HashSet;
-use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
@@ -29,10 +30,12 @@ use crate::signals;
 use crate::summary;
 use crate::target::TargetArgs;
 pub use meta::Meta;
+use ordered::Ordered;
 pub(crate) use pool::Pool;
 use pool::Sent;
 use previous::Known;
 pub(crate) use previous::KnownFile;
+use recorder::{Recorder, RunJson};
 pub use units::Shard;
 
 /// Arguments of `cyclebench run`.
@@ -187,52 +190,37 @@ fn restart(args: &Args, expected: Hello) -> Result<pool::Restart> {
     }))
 }
 
-/// Where the records of a run go, in file order.
+/// Where the records of a run go: each on disk as it arrives, and into the `.out` files in
+/// file order.
 struct Sink<'a> {
     label: &'a str,
     revision: &'a str,
     symbols: Option<&'a Symbols>,
-    results: ResultsWriter,
-    progress: ProgressBar,
-    all: Vec<Record>,
-    /// Whether to leave out the progress line of each record (a merge, which measures nothing).
-    quiet: bool,
+    recorder: Recorder,
     /// The implementations from outside the tree in the image.
     implementations: &'a [implementation::Facts],
     /// Bytes of layout padding in the image.
     layout_pad: u32,
+    /// What built the image, which every record it measures names.
+    build: &'a meta::Build,
 }
 
 impl Sink<'_> {
-    /// Writes one line's record and its `.out` entry; a request of a swept line records
-    /// where it stands in its sweep.
-    fn record(
-        &mut self,
-        out: &mut impl Write,
-        text: &str,
-        sweep: Option<&SweepPoint>,
-        mut record: Record,
-        reply: serde_json::Value,
-    ) -> Result<()> {
+    /// Completes one line's record and takes it in (on disk at once); a request of a swept
+    /// line records where it stands in its sweep.
+    fn record(&mut self, sweep: Option<&SweepPoint>, mut record: Record) -> Result<Record> {
         if let Some(point) = sweep {
             record.details.insert(String::from(records::SWEEP), point.to_json());
         }
         implementation::describe(&mut record, self.implementations);
+        self.build.stamp(&mut record);
         if self.layout_pad != 0 {
             record
                 .details
                 .insert(String::from(records::LAYOUT_PAD), self.layout_pad.into());
         }
-        writeln!(out, "{text}")?;
-        writeln!(out, "=> {reply}")?;
-        out.flush()?;
-        self.results.append(&record)?;
-        self.progress.inc(1);
-        if !self.quiet {
-            self.progress.suspend(|| report_line(&record));
-        }
-        self.all.push(record);
-        Ok(())
+        self.recorder.receive(&record)?;
+        Ok(record)
     }
 
     fn context<'c>(
@@ -253,15 +241,9 @@ impl Sink<'_> {
         }
     }
 
-    /// The record of a line that was sent (or could not be): `line` is its file, number, text
-    /// and place in its sweep.
-    fn sent(
-        &mut self,
-        out: &mut impl Write,
-        line: (&str, usize, &str, Option<&SweepPoint>),
-        action: &Action,
-        sent: Sent,
-    ) -> Result<bool> {
+    /// The record of a line that was sent (or could not be), taken in as it arrives: `line` is
+    /// its file, number, text and place in its sweep.
+    fn sent(&mut self, line: (&str, usize, &str, Option<&SweepPoint>), action: &Action, sent: Sent) -> Result<Arrived> {
         let (file, number, text, sweep) = line;
         let request = match action {
             Action::Request(r) => Some(r),
@@ -281,12 +263,16 @@ impl Sink<'_> {
                 false,
             ),
         };
-        self.record(out, text, sweep, record, reply)?;
-        Ok(suspended)
+        let record = self.record(sweep, record)?;
+        Ok(Arrived {
+            record,
+            reply,
+            suspended,
+        })
     }
 
-    /// The record of a line that was not sent: `line` is its file, number, text and place in
-    /// its sweep.
+    /// The record of a line that was not sent, taken in and written in file order: `line` is
+    /// its file, number, text and place in its sweep.
     fn not_sent(
         &mut self,
         out: &mut impl Write,
@@ -298,8 +284,18 @@ impl Sink<'_> {
         let (file, number, text, sweep) = line;
         let ctx = self.context(hello, file, number, text);
         let record = Record::error(&ctx, request, why.clone());
-        self.record(out, text, sweep, record, serde_json::json!({ "host_error": why }))
+        let record = self.record(sweep, record)?;
+        self.recorder
+            .place(out, text, record, &serde_json::json!({ "host_error": why }))
     }
+}
+
+/// A line's result as it came in: its record (on disk already), the reply for its `.out`
+/// entry, and whether the reply says the suite is suspended.
+struct Arrived {
+    record: Record,
+    reply: serde_json::Value,
+    suspended: bool,
 }
 
 /// What this session does with one record line.
@@ -359,6 +355,9 @@ pub(crate) struct Writing<'a> {
     pub implementations: &'a [implementation::Facts],
     /// Bytes of layout padding the image carries, which every record it measures names.
     pub layout_pad: u32,
+    /// The compilers that built the image and its digest, which every record it measures
+    /// names (none for a merge: its records name their own).
+    pub build: &'a meta::Build,
 }
 
 /// What writing the files gave: every record in file order, and the suite's cycle counter at
@@ -374,7 +373,17 @@ pub(crate) struct Written {
 /// Writes every file's `.out`, and its records to `results.jsonl` and `results.csv`, in file
 /// order: known lines as recorded, the others as the pool's instances answer them. The one
 /// writer of a results directory, for a run, a resumed run and a merge.
-pub(crate) fn write_files(w: &Writing<'_>, files: &[Planned], mut pool: Option<&mut Pool>) -> Result<Written> {
+pub(crate) fn write_files(w: &Writing<'_>, files: &[Planned], pool: Option<&mut Pool>) -> Result<Written> {
+    write_counted(w, files, pool, None)
+}
+
+/// [`write_files`], with `run_json` counting every record as it arrives.
+fn write_counted(
+    w: &Writing<'_>,
+    files: &[Planned],
+    mut pool: Option<&mut Pool>,
+    run_json: Option<RunJson>,
+) -> Result<Written> {
     let total: usize = files
         .iter()
         .map(|f| f.todo.iter().filter(|t| !matches!(t, Todo::Skip)).count())
@@ -391,113 +400,26 @@ pub(crate) fn write_files(w: &Writing<'_>, files: &[Planned], mut pool: Option<&
         label: w.label,
         revision: w.revision,
         symbols: w.symbols,
-        results: ResultsWriter::create(w.out_dir)?,
-        progress,
-        all: Vec::new(),
-        quiet: pool.is_none(),
+        recorder: Recorder::create(w.out_dir, progress, pool.is_none(), run_json)?,
         implementations: w.implementations,
         layout_pad: w.layout_pad,
+        build: w.build,
     };
-    let hello = w.hello;
     let mut last_cycles: Option<u64> = None;
     let mut blocked: Option<Blocked> = None;
     let names = previous::out_names(&files.iter().map(|f| f.path.clone()).collect::<Vec<_>>());
     // A signal stops the run between two requests; what finished stays on disk.
     for (planned, name) in files.iter().zip(names).take_while(|_| !signals::interrupted()) {
-        let Planned {
-            path,
-            lines,
-            todo,
-            closing,
-        } = planned;
-        let file = path.display().to_string();
-        let out_path = w.out_dir.join(name);
-        let mut out =
-            BufWriter::new(File::create(&out_path).with_context(|| format!("creating {}", out_path.display()))?);
-        sink.progress.set_message(file.clone());
-        let parallel = units::parallel(lines);
-        let record_lines: Vec<&Line> = lines.iter().filter(|l| units::is_record_line(l)).collect();
-        let mut results: Vec<Option<Sent>> = record_lines.iter().map(|_| None).collect();
-        let mut cursor = 0;
-        let mut next = 0;
-        // Writes every line up to the first one to send whose result has not come back.
-        let mut flush = |results: &mut Vec<Option<Sent>>,
-                         sink: &mut Sink<'_>,
-                         out: &mut BufWriter<File>,
-                         blocked: &mut Option<Blocked>,
-                         finished: bool|
-         -> Result<()> {
-            while let Some(line) = lines.get(cursor) {
-                let (number, text, sweep) = match line {
-                    Line::Comment(text) => {
-                        writeln!(out, "{text}")?;
-                        cursor += 1;
-                        continue;
-                    }
-                    Line::Action {
-                        number, text, sweep, ..
-                    }
-                    | Line::Invalid {
-                        number, text, sweep, ..
-                    } => (*number, text.as_str(), sweep.as_ref()),
-                };
-                let at = (file.as_str(), number, text, sweep);
-                match (&todo[next], line) {
-                    (Todo::Skip, _) => {}
-                    (Todo::Known(known), _) => {
-                        if known.record.benchmark == "suspend" && known.record.status == Status::Ok {
-                            *blocked = Some(Blocked::Suspended(format!("{file}:{number}")));
-                        }
-                        sink.record(out, text, None, known.record.clone(), known.reply.clone())?;
-                    }
-                    (Todo::Send, Line::Invalid { error, .. }) => {
-                        let error = format!("invalid line: {error}");
-                        sink.not_sent(out, hello, at, None, error)?;
-                    }
-                    (Todo::Send, Line::Action { action, .. }) => {
-                        let request = match action {
-                            Action::Request(r) => Some(r),
-                            Action::Raw(_) => None,
-                        };
-                        match (blocked.as_ref(), results[next].take()) {
-                            (_, Some(sent)) => {
-                                if sink.sent(out, at, action, sent)? {
-                                    *blocked = Some(Blocked::Suspended(format!("{file}:{number}")));
-                                }
-                            }
-                            (Some(Blocked::Suspended(by)), None) => {
-                                let why = format!("not sent: the suite was suspended by {by}");
-                                sink.not_sent(out, hello, at, request, why)?;
-                            }
-                            (Some(Blocked::LinkLost(why)), None) if finished => {
-                                let why = format!("not sent: {why}");
-                                sink.not_sent(out, hello, at, request, why)?;
-                            }
-                            (_, None) => return Ok(()),
-                        }
-                    }
-                    (Todo::Send, Line::Comment(_)) => unreachable!("comments are no record lines"),
-                }
-                next += 1;
-                cursor += 1;
-            }
-            Ok(())
-        };
-        let to_send: Vec<(usize, &Action)> = record_lines
-            .iter()
-            .zip(todo)
-            .enumerate()
-            .filter_map(|(r, (line, todo))| match (line, todo) {
-                (Line::Action { action, .. }, Todo::Send) => Some((r, action)),
-                _ => None,
-            })
-            .collect();
+        let mut file = Ordered::create(&w.out_dir.join(name), planned, w.hello)?;
+        sink.recorder.show_file(file.name());
+        let to_send = file.to_send();
+        // Known lines before the first one to send are written before anything is sent.
+        file.flush(&mut sink, &mut blocked, false)?;
         match pool.as_deref_mut() {
-            Some(pool) if parallel && blocked.is_none() && !to_send.is_empty() => {
+            Some(pool) if units::parallel(&planned.lines) && blocked.is_none() && !to_send.is_empty() => {
                 let actions: Vec<&Action> = to_send.iter().map(|(_, a)| *a).collect();
                 pool.run_parallel(&actions, |index, sent| {
-                    results[to_send[index].0] = Some(sent);
-                    flush(&mut results, &mut sink, &mut out, &mut blocked, false)
+                    file.arrive(&mut sink, &mut blocked, to_send[index].0, sent)
                 })?;
             }
             Some(pool) => {
@@ -506,11 +428,13 @@ pub(crate) fn write_files(w: &Writing<'_>, files: &[Planned], mut pool: Option<&
                         break;
                     }
                     // Known lines before it may have suspended the suite.
-                    flush(&mut results, &mut sink, &mut out, &mut blocked, false)?;
+                    file.flush(&mut sink, &mut blocked, false)?;
                     if blocked.is_none() {
-                        results[r] = pool.run_one(action);
+                        if let Some(sent) = pool.run_one(action) {
+                            file.arrive(&mut sink, &mut blocked, r, sent)?;
+                        }
                     }
-                    flush(&mut results, &mut sink, &mut out, &mut blocked, false)?;
+                    file.flush(&mut sink, &mut blocked, false)?;
                 }
             }
             None => {}
@@ -521,46 +445,37 @@ pub(crate) fn write_files(w: &Writing<'_>, files: &[Planned], mut pool: Option<&
             }
         }
         if !signals::interrupted() {
-            flush(&mut results, &mut sink, &mut out, &mut blocked, true)?;
+            file.flush(&mut sink, &mut blocked, true)?;
         }
+        let mut closing = None;
         if blocked.is_none() && !signals::interrupted() {
-            match (closing, pool.as_deref_mut()) {
-                (Closing::Known(line), _) => {
-                    if let Some(line) = line {
-                        writeln!(out, "{line}")?;
-                    }
-                }
-                // The status closes the twin (summed over the instances, each of which served
-                // part of the file, and over the lines earlier sessions measured).
-                (Closing::Ask { prior }, Some(pool)) => match pool.done() {
-                    Ok((served, errors, cycles)) => {
-                        last_cycles = Some(cycles);
-                        writeln!(
-                            out,
-                            "{}{} served, {} errors",
-                            previous::DONE_PREFIX,
-                            served + prior.0,
-                            errors + prior.1
-                        )?
-                    }
-                    Err(e) => writeln!(out, "{}{e}", previous::DONE_PREFIX)?,
-                },
-                (Closing::Ask { prior }, None) => {
-                    writeln!(out, "{}{} served, {} errors", previous::DONE_PREFIX, prior.0, prior.1)?
-                }
-            }
+            closing = closing_line(&planned.closing, pool.as_deref_mut(), &mut last_cycles);
             if let Some(why) = pool.as_deref().and_then(Pool::all_lost) {
                 blocked = Some(Blocked::LinkLost(why.to_owned()));
             }
         }
-        out.flush()?;
+        file.close(closing)?;
     }
-    let Sink {
-        progress, results, all, ..
-    } = sink;
-    progress.finish_and_clear();
-    drop(results);
+    let all = sink.recorder.finish()?;
     Ok(Written { all, last_cycles })
+}
+
+/// A file's closing status line: known, or asked of the instances (their status closes the
+/// twin, summed over the instances, each of which served part of the file, and over the lines
+/// earlier sessions measured).
+fn closing_line(closing: &Closing, pool: Option<&mut Pool>, last_cycles: &mut Option<u64>) -> Option<String> {
+    let done = previous::DONE_PREFIX;
+    match (closing, pool) {
+        (Closing::Known(line), _) => line.clone(),
+        (Closing::Ask { prior }, Some(pool)) => Some(match pool.done() {
+            Ok((served, errors, cycles)) => {
+                *last_cycles = Some(cycles);
+                format!("{done}{} served, {} errors", served + prior.0, errors + prior.1)
+            }
+            Err(e) => format!("{done}{e}"),
+        }),
+        (Closing::Ask { prior }, None) => Some(format!("{done}{} served, {} errors", prior.0, prior.1)),
+    }
 }
 
 /// Ends a session: `run.json` (counts, and whether the run is finished), the summary, and the
@@ -739,10 +654,19 @@ pub fn run(mut args: Args) -> Result<bool> {
         merged_from: Vec::new(),
         implementations: implementations.clone(),
         layout_pad: Layout::from_env()?.pad,
+        // The tool builds the image unless it runs a board or an ELF given with --firmware
+        // (--impl builds one, which it then starts as if given); the digest follows connect.
+        build: meta::Build::compilers(
+            sending && args.target.port.is_none() && (args.target.firmware.is_none() || !implementations.is_empty()),
+        ),
     };
     if let Some(before) = &resuming {
         meta.started = before.started.clone();
         meta.hello = before.hello.clone();
+        if !sending {
+            // Nothing is built or measured: the records are all the earlier sessions'.
+            meta.build = before.build.clone();
+        }
         if before.layout_pad != meta.layout_pad {
             bail!(
                 "{} was measured with {} bytes of layout padding, this run has {}: set {} as it was",
@@ -770,6 +694,10 @@ pub fn run(mut args: Args) -> Result<bool> {
         let connected = connect(&args, count);
         spinner.finish_and_clear();
         let (sessions, elf) = connected?;
+        meta.build.image_sha256 = elf.as_deref().map(meta::digest).transpose()?;
+        if let Some(before) = &resuming {
+            resume::same_build(&out_dir, &before.build, &meta.build)?;
+        }
         let mut pool = Pool::new(sessions);
         if args.target.port.is_none() {
             let first = pool.hello().clone();
@@ -819,7 +747,7 @@ pub fn run(mut args: Args) -> Result<bool> {
         let before = resuming.as_ref().and_then(|m| m.instances);
         meta.instances = before.or(Some(count));
     }
-    let hello = meta.hello.clone();
+    let (hello, build) = (meta.hello.clone(), meta.build.clone());
     let writing = Writing {
         out_dir: &out_dir,
         label: &label,
@@ -828,6 +756,7 @@ pub fn run(mut args: Args) -> Result<bool> {
         hello: hello.as_ref(),
         implementations: &implementations,
         layout_pad: meta.layout_pad,
+        build: &build,
     };
     if !sending {
         for planned in &mut planned {
@@ -842,14 +771,16 @@ pub fn run(mut args: Args) -> Result<bool> {
             }
         }
     }
-    let mut written = write_files(&writing, &planned, pool.as_mut())?;
+    // From here on run.json counts every record as it arrives, and says interrupted as soon
+    // as a signal does: a second signal or a kill leaves it true to what is on disk.
+    let run_json = RunJson::new(&out_dir, &meta);
+    let watching = run_json.watch_signals();
+    let mut written = write_counted(&writing, &planned, pool.as_mut(), Some(run_json))?;
     drop(pool);
     if sending && placements::measure(&args, &lines, &mut written.all)? {
-        // Every record again, the ones with placements now carrying them.
-        let mut results = ResultsWriter::create(&out_dir)?;
-        for record in &written.all {
-            results.append(record)?;
-        }
+        // Every record again, the ones with placements now carrying them: new files renamed
+        // over the old ones, so that a kill now leaves one whole version or the other.
+        ResultsWriter::replace(&out_dir, &written.all)?;
     }
 
     let earlier = resuming.as_ref();
@@ -861,6 +792,8 @@ pub fn run(mut args: Args) -> Result<bool> {
         (Some(now), before) => Some(now + before.unwrap_or(0)),
         (None, before) => before,
     };
+    // No signal may write run.json over the one the session ends with.
+    drop(watching);
     let succeeded = conclude(&out_dir, &mut meta, &written.all, args.no_report)?;
     if meta.finished && resuming.is_some() {
         resume::forget_earlier(&out_dir)?;

@@ -1,10 +1,11 @@
 //! What a results directory already holds, line by line: the record of each line and the reply
 //! its `.out` file shows, for `run --resume` to skip and for `merge` to put together.
 //!
-//! A run writes both files in file order, each line's `.out` entry before its record, so the
+//! A run writes a `.out` file in file order, each line's entry after its record, so the
 //! records say which lines a `.out` file holds and in which order: the `.out` file is read
-//! against the input's lines, guided by them. A line whose record or reply is missing or cut
-//! short is simply not known.
+//! against the input's lines, guided by them. The reply of a line answered ahead of an earlier
+//! one waits in `pending.jsonl` until its entry is written; a run ended before then leaves it
+//! there. A line whose record or reply is missing or cut short is simply not known.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -14,7 +15,7 @@ use serde_json::Value;
 
 use super::units::is_record_line;
 use crate::bench_file::Line;
-use crate::results::{self, Record, Status};
+use crate::results::{self, Record, ResultsWriter, Status};
 
 /// A line's outcome from an earlier run.
 #[derive(Clone, Debug)]
@@ -106,21 +107,33 @@ pub fn load(dir: &Path, files: &[(PathBuf, Vec<Line>)]) -> Result<Vec<KnownFile>
         );
     }
     let names = out_names(&files.iter().map(|(p, _)| p.clone()).collect::<Vec<_>>());
+    let mut parked = ResultsWriter::parked(dir)?;
     let mut known = Vec::with_capacity(files.len());
-    for (((_, lines), records), name) in files.iter().zip(present).zip(names) {
+    for (((_, lines), mut records), name) in files.iter().zip(present).zip(names) {
         let out = match std::fs::read(dir.join(&name)) {
             Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
             Err(e) => return Err(e).with_context(|| format!("reading {}", dir.join(&name).display())),
         };
-        known.push(read_out(&out, lines, records));
+        let mut file = read_out(&out, lines, &mut records);
+        // Records the `.out` file does not have yet: answered ahead of an earlier line.
+        for (k, record) in file.lines.iter_mut().zip(records) {
+            let Some(record) = record.filter(|_| k.is_none()) else {
+                continue;
+            };
+            let place = (record.file.clone(), record.line, record.sweep_index());
+            if let Some(reply) = parked.remove(&place) {
+                *k = Some(Known { record, reply });
+            }
+        }
+        known.push(file);
     }
     Ok(known)
 }
 
-/// Pairs the records of one file with the replies of its `.out` text. Only whole lines count:
-/// a `.out` cut in the middle of a line ends before that line.
-fn read_out(out: &str, lines: &[Line], mut records: Vec<Option<Record>>) -> KnownFile {
+/// Pairs the records of one file with the replies of its `.out` text, taking each record it
+/// pairs. Only whole lines count: a `.out` cut in the middle of a line ends before that line.
+fn read_out(out: &str, lines: &[Line], records: &mut [Option<Record>]) -> KnownFile {
     let whole = out.rfind('\n').map_or("", |end| &out[..end]);
     let mut text = whole.split('\n').filter(|_| !whole.is_empty()).peekable();
     let mut known: Vec<Option<Known>> = records.iter().map(|_| None).collect();
@@ -133,17 +146,15 @@ fn read_out(out: &str, lines: &[Line], mut records: Vec<Option<Record>>) -> Know
                 }
             }
             Line::Action { text: wanted, .. } | Line::Invalid { text: wanted, .. } => {
-                if let Some(record) = records[r].take() {
-                    if text.peek() == Some(&wanted.as_str()) {
+                if records[r].is_some() && text.peek() == Some(&wanted.as_str()) {
+                    text.next();
+                    let reply = text
+                        .peek()
+                        .and_then(|l| l.strip_prefix("=> "))
+                        .and_then(|json| serde_json::from_str::<Value>(json).ok());
+                    if let (Some(reply), Some(record)) = (reply, records[r].take()) {
                         text.next();
-                        let reply = text
-                            .peek()
-                            .and_then(|l| l.strip_prefix("=> "))
-                            .and_then(|json| serde_json::from_str::<Value>(json).ok());
-                        if let Some(reply) = reply {
-                            text.next();
-                            known[r] = Some(Known { record, reply });
-                        }
+                        known[r] = Some(Known { record, reply });
                     }
                 }
                 r += 1;
@@ -193,7 +204,7 @@ mod tests {
         let known = read_out(
             &out,
             &lines,
-            vec![Some(record(2, Some(1))), None, Some(record(5, Some(1)))],
+            &mut [Some(record(2, Some(1))), None, Some(record(5, Some(1)))],
         );
         let replies: Vec<Option<i64>> = known
             .lines
@@ -211,12 +222,38 @@ mod tests {
         let hash = hash_line();
         let lines = parse(format!("{hash}\n{hash}\n").as_bytes());
         let out = format!("{hash}\n=> {{\"a\":1}}\n{hash}\n=> {{\"a\":");
-        let known = read_out(&out, &lines, vec![Some(record(1, Some(1))), Some(record(2, Some(1)))]);
+        let known = read_out(&out, &lines, &mut [Some(record(1, Some(1))), Some(record(2, Some(1)))]);
         assert!(known.lines[0].is_some() && known.lines[1].is_none());
         assert!(known.done.is_none());
         // A record whose reply never reached the .out.
-        let known = read_out(&format!("{hash}\n"), &lines, vec![Some(record(1, Some(1))), None]);
+        let known = read_out(&format!("{hash}\n"), &lines, &mut [Some(record(1, Some(1))), None]);
         assert!(known.lines[0].is_none());
+    }
+
+    #[test]
+    fn a_reply_parked_ahead_of_an_earlier_line_is_known() {
+        let dir = tempfile::tempdir().unwrap();
+        let hash = hash_line();
+        let files = vec![(
+            PathBuf::from("f.bench"),
+            parse(format!("{hash}\n{hash}\n{hash}\n").as_bytes()),
+        )];
+        // Lines 1 and 3 answered, line 2 still under way when the tool was killed: line 3's
+        // record is on disk, its reply parked.
+        let mut writer = ResultsWriter::create(dir.path()).unwrap();
+        writer.append(&record(1, Some(1))).unwrap();
+        writer.append(&record(3, Some(1))).unwrap();
+        writer.park(&record(3, Some(1)), &serde_json::json!({"a": 3})).unwrap();
+        drop(writer);
+        std::fs::write(dir.path().join("f.out"), format!("{hash}\n=> {{\"a\":1}}\n")).unwrap();
+        let known = load(dir.path(), &files).unwrap();
+        let replies: Vec<Option<i64>> = known[0]
+            .lines
+            .iter()
+            .map(|k| k.as_ref().map(|k| k.reply["a"].as_i64().unwrap()))
+            .collect();
+        assert_eq!(replies, [Some(1), None, Some(3)]);
+        assert!(known[0].done.is_none());
     }
 
     #[test]

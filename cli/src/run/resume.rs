@@ -11,10 +11,11 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use clap::ValueEnum;
 
-use super::meta::Meta;
+use super::meta::{Build, Meta};
 use super::previous::{self, KnownFile};
 use super::Args;
 use crate::bench_file::Line;
+use crate::results::ResultsWriter;
 use crate::target::{LinkKind, Target};
 
 /// Where earlier sessions' files are kept until a session finishes.
@@ -90,10 +91,39 @@ pub fn check(dir: &Path, meta: &Meta, label: &str, revision: &str, inputs: &[Str
     Ok(())
 }
 
+/// Refuses to resume `dir`, measured on an image built as `before` says, on one built as `now`
+/// says: other compilers, or another image, give other cycles. What one side does not know (a
+/// run from before these facts, a board) is not held against the other.
+pub fn same_build(dir: &Path, before: &Build, now: &Build) -> Result<()> {
+    // The compilers name themselves in their versions; the digest needs saying what it is.
+    let image = |digest: &Option<String>| digest.as_ref().map(|d| format!("the image of SHA-256 {d}"));
+    let facts = [
+        (before.rustc.clone(), now.rustc.clone()),
+        (before.clang.clone(), now.clang.clone()),
+        (image(&before.image_sha256), image(&now.image_sha256)),
+    ];
+    for (then, this) in facts {
+        if let (Some(then), Some(this)) = (then, this) {
+            if then != this {
+                bail!(
+                    "{} was measured with {then}, and this session has {this}: its records and new ones would \
+                     not be comparable (resume it as it was built, or start a new run)",
+                    dir.display()
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The results files of a run of `files` in a directory.
 fn run_files(files: &[(PathBuf, Vec<Line>)]) -> Vec<String> {
     let paths: Vec<PathBuf> = files.iter().map(|(p, _)| p.clone()).collect();
-    let mut names = vec![String::from("results.jsonl"), String::from("results.csv")];
+    let mut names = vec![
+        String::from("results.jsonl"),
+        String::from("results.csv"),
+        String::from(ResultsWriter::PENDING),
+    ];
     names.extend(previous::out_names(&paths));
     names
 }
@@ -237,5 +267,34 @@ mod tests {
         assert_eq!(union[0].done, None);
         let alone = newest_first(&files, vec![vec![older]]);
         assert_eq!(alone[0].done.as_deref(), Some("# done: 3 served, 0 errors"));
+    }
+
+    #[test]
+    fn a_run_is_resumed_only_on_an_image_built_alike() {
+        let build = |rustc: Option<&str>, image: Option<&str>| Build {
+            rustc: rustc.map(str::to_owned),
+            clang: Some(String::from("clang 14")),
+            image_sha256: image.map(str::to_owned),
+        };
+        let dir = Path::new("results/r");
+        let before = build(Some("rustc 1"), Some("aa"));
+        assert!(same_build(dir, &before, &before).is_ok());
+        // Not known on one side: a board, a run from before these facts, the image not started yet.
+        assert!(same_build(dir, &before, &build(None, None)).is_ok());
+        assert!(same_build(dir, &build(None, None), &before).is_ok());
+        assert!(same_build(dir, &before, &build(Some("rustc 1"), None)).is_ok());
+        let e = format!(
+            "{:#}",
+            same_build(dir, &before, &build(Some("rustc 2"), Some("aa"))).unwrap_err()
+        );
+        assert!(e.contains("with rustc 1, and this session has rustc 2"), "{e}");
+        let e = format!(
+            "{:#}",
+            same_build(dir, &before, &build(Some("rustc 1"), Some("bb"))).unwrap_err()
+        );
+        assert!(
+            e.contains("SHA-256 aa, and this session has the image of SHA-256 bb"),
+            "{e}"
+        );
     }
 }
