@@ -21,7 +21,7 @@ use std::fmt;
 
 use cyclebench_protocol::Check;
 
-use super::{location, without_compilers, Comparison, Compilers, NoCounts};
+use super::{location, without_compilers, Change, Comparison, Compilers, NoCounts};
 
 /// What the gate holds NEW to.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -86,6 +86,27 @@ pub enum Finding {
         /// `BASE`, `NEW` or `BASE and NEW`.
         runs: String,
     },
+    /// A count that varies between runs of the same image, repeated on both sides, whose
+    /// range in NEW lies wholly beyond its range in BASE (above it by more than the limit under
+    /// [`Rule::GrowAtMost`]; above or below under [`Rule::Unchanged`]).
+    Moved {
+        /// The benchmark as the comparison names it.
+        benchmark: String,
+        /// Phase name, or `total`.
+        phase: String,
+        /// `[min, max]` over BASE's repetitions.
+        base: [u64; 2],
+        /// `[min, max]` over NEW's repetitions.
+        new: [u64; 2],
+    },
+    /// Counts that vary between runs of the same image differ, and a side has a single run:
+    /// nothing tells a change from the variation, so they are not held.
+    NotHeld {
+        /// The benchmark as the comparison names it.
+        benchmark: String,
+        /// Why its counts vary.
+        why: String,
+    },
     /// Only in NEW.
     Added {
         /// The benchmark as the comparison names it.
@@ -98,8 +119,10 @@ impl Finding {
     pub fn fails(&self) -> bool {
         match self {
             Self::Compilers { fails, .. } => *fails,
-            Self::Added { .. } | Self::CompilersUnknown { .. } => false,
-            Self::Grew { .. } | Self::Shrank { .. } | Self::Lost { .. } | Self::Weakened { .. } => true,
+            Self::Added { .. } | Self::CompilersUnknown { .. } | Self::NotHeld { .. } => false,
+            Self::Grew { .. } | Self::Shrank { .. } | Self::Moved { .. } | Self::Lost { .. } | Self::Weakened { .. } => {
+                true
+            }
         }
     }
 }
@@ -191,6 +214,21 @@ impl fmt::Display for Finding {
                 "compiler unknown in {runs}: the results do not name the compilers that built the image; \
                  not compared"
             ),
+            Self::Moved {
+                benchmark,
+                phase,
+                base,
+                new,
+            } => write!(
+                f,
+                "{benchmark}: {phase} moved beyond its spread: {}..{} cycles in BASE, {}..{} in NEW",
+                base[0], base[1], new[0], new[1]
+            ),
+            Self::NotHeld { benchmark, why } => write!(
+                f,
+                "{benchmark}: counts differ but vary between runs ({why}); not held: with \"repetitions\" on \
+                 its line the gate holds their spread"
+            ),
             Self::Added { benchmark } => write!(f, "{benchmark}: only in NEW, not gated"),
         }
     }
@@ -255,6 +293,48 @@ fn judge(rule: Rule, benchmark: &str, phase: &str, base: u64, new: u64) -> Optio
     }
 }
 
+/// What `rule` says of the counts of a benchmark whose counts vary between runs of the same
+/// image (`why`): held by their ranges when both sides were repeated, since a single run of
+/// each could differ with nothing changed; not held otherwise, which is said once.
+fn judge_varying<'c>(
+    rule: Rule,
+    benchmark: &str,
+    counts: impl Iterator<Item = &'c Change>,
+    why: &str,
+) -> Vec<Finding> {
+    let mut found = Vec::new();
+    let mut unheld = false;
+    for c in counts {
+        let (Some(a), Some(b)) = (c.a, c.b) else { continue };
+        if a == b {
+            continue;
+        }
+        let (Some(base), Some(new)) = (c.a_range, c.b_range) else {
+            unheld = true;
+            continue;
+        };
+        let moved = match rule {
+            Rule::Unchanged => new[0] > base[1] || new[1] < base[0],
+            Rule::GrowAtMost(limit) => growth(base[1], new[0]).is_some_and(|g| g > limit),
+        };
+        if moved {
+            found.push(Finding::Moved {
+                benchmark: benchmark.to_owned(),
+                phase: c.phase.clone(),
+                base,
+                new,
+            });
+        }
+    }
+    if unheld {
+        found.push(Finding::NotHeld {
+            benchmark: benchmark.to_owned(),
+            why: why.to_owned(),
+        });
+    }
+    found
+}
+
 /// What the gate finds in `comparison` under `rule`: whether the compilers differ (or are
 /// unknown), then the benchmarks both runs have in the comparison's order (largest change of
 /// the total first), then those only BASE, then only NEW has. A phase only one run has is not
@@ -279,12 +359,11 @@ pub fn findings(comparison: &Comparison, rule: Rule) -> Vec<Finding> {
         let benchmark = location(row);
         match &row.no_counts {
             [None, None] => {
-                found.extend(
-                    row.total
-                        .iter()
-                        .chain(&row.phases)
-                        .filter_map(|c| judge(rule, &benchmark, &c.phase, c.a?, c.b?)),
-                );
+                let counts = row.total.iter().chain(&row.phases);
+                match &row.varies {
+                    None => found.extend(counts.filter_map(|c| judge(rule, &benchmark, &c.phase, c.a?, c.b?))),
+                    Some(why) => found.extend(judge_varying(rule, &benchmark, counts, why)),
+                }
                 let [base, new] = row.checks;
                 if Strictness::of(new) < Strictness::of(base) {
                     found.push(Finding::Weakened { benchmark, base, new });
@@ -317,7 +396,7 @@ pub fn findings(comparison: &Comparison, rule: Rule) -> Vec<Finding> {
 /// The gate's closing line: what failed it, or that nothing did.
 fn conclusion(findings: &[Finding], rule: Rule) -> String {
     let count = |kind: fn(&Finding) -> bool| findings.iter().filter(|f| kind(f)).count();
-    let grew = count(|f| matches!(f, Finding::Grew { .. } | Finding::Shrank { .. }));
+    let grew = count(|f| matches!(f, Finding::Grew { .. } | Finding::Shrank { .. } | Finding::Moved { .. }));
     let lost = count(|f| matches!(f, Finding::Lost { .. }));
     let weakened = count(|f| matches!(f, Finding::Weakened { .. }));
     let compilers = count(|f| matches!(f, Finding::Compilers { fails: true, .. }));
@@ -354,6 +433,13 @@ fn conclusion(findings: &[Finding], rule: Rule) -> String {
     }
     if grew > 0 || !also.is_empty() {
         line.push_str(": failing");
+    }
+    let unheld = count(|f| matches!(f, Finding::NotHeld { .. }));
+    if unheld > 0 {
+        let benchmarks = if unheld == 1 { "benchmark" } else { "benchmarks" };
+        line.push_str(&format!(
+            " ({unheld} {benchmarks} whose counts vary between runs not held)"
+        ));
     }
     line
 }
@@ -449,6 +535,56 @@ mod tests {
 
     fn lines(findings: &[Finding]) -> Vec<String> {
         findings.iter().map(ToString::to_string).collect()
+    }
+
+    /// `record` as the masked AES block measured it, repeated with `[min, max]` per phase when
+    /// `ranges` is given.
+    fn masked_aes(mut record: Value, ranges: Option<&[(&str, u64, u64)]>) -> Value {
+        record["implementation"] = "hardware".into();
+        record["implementation_name"] = "aes-masked".into();
+        if let Some(ranges) = ranges {
+            let stats: serde_json::Map<String, Value> = ranges
+                .iter()
+                .map(|&(name, min, max)| {
+                    let mid = record["phases"][name].clone();
+                    (name.to_owned(), json!({"n": 10, "min": min, "median": mid, "max": max, "mean": mid}))
+                })
+                .collect();
+            record["statistics"] = stats.into();
+            record["repetitions"] = 10.into();
+        }
+        record
+    }
+
+    #[test]
+    fn counts_that_vary_between_runs_are_not_held_as_single_runs() {
+        let base = [masked_aes(measured(3, &[("compute", 400)]), None)];
+        let new = [masked_aes(measured(3, &[("compute", 406)]), None)];
+        for found in [unchanged(&base, &new), gate(&base, &new, 0.0)] {
+            assert_eq!(found.len(), 1, "{found:?}");
+            assert!(!found[0].fails());
+            let line = found[0].to_string();
+            assert!(line.contains("not held") && line.contains("masked AES"), "{line}");
+        }
+        assert_eq!(unchanged(&base, &base), []);
+    }
+
+    #[test]
+    fn repeated_counts_that_vary_are_held_by_their_spread() {
+        let base = [masked_aes(measured(3, &[("compute", 400)]), Some(&[("compute", 394, 406)]))];
+        let overlapping = [masked_aes(measured(3, &[("compute", 406)]), Some(&[("compute", 400, 412)]))];
+        assert_eq!(unchanged(&base, &overlapping), []);
+        assert_eq!(gate(&base, &overlapping, 0.0), []);
+        let beyond = [masked_aes(measured(3, &[("compute", 450)]), Some(&[("compute", 440, 460)]))];
+        let found = unchanged(&base, &beyond);
+        assert!(found.iter().all(Finding::fails) && !found.is_empty(), "{found:?}");
+        assert_eq!(
+            found.last().map(ToString::to_string).as_deref(),
+            Some("sha256.bench:3: compute moved beyond its spread: 394..406 cycles in BASE, 440..460 in NEW")
+        );
+        // 440 is 8.4 % above 406: a limit of 10 % lets it through, one of 5 % does not.
+        assert_eq!(gate(&base, &beyond, 10.0), []);
+        assert!(!gate(&base, &beyond, 5.0).is_empty());
     }
 
     #[test]

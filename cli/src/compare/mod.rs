@@ -230,6 +230,9 @@ pub struct Row {
     /// How A's and B's output was checked.
     #[serde(skip)]
     pub checks: [Option<Check>; 2],
+    /// Why the counts differ between runs of the same image, when A's or B's record says so.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub varies: Option<String>,
 }
 
 /// A benchmark found in one run only.
@@ -404,6 +407,7 @@ fn phase_change(a: &Record, pa: Option<&Phase>, b: &Record, pb: Option<&Phase>, 
 fn row(key: Key, a: &Record, b: &Record) -> Row {
     let no_counts = [NoCounts::of(a), NoCounts::of(b)];
     let checks = [check_of(a), check_of(b)];
+    let varies = a.varies_between_runs().or(b.varies_between_runs()).map(str::to_owned);
     let note = match &no_counts {
         [None, None] => None,
         [Some(na), Some(nb)] if na == nb => Some(format!("A and B: {na}")),
@@ -430,6 +434,7 @@ fn row(key: Key, a: &Record, b: &Record) -> Row {
             note,
             no_counts,
             checks,
+            varies,
         };
     }
     let (phases_a, phases_b) = (a.phases(), b.phases());
@@ -478,6 +483,7 @@ fn row(key: Key, a: &Record, b: &Record) -> Row {
         note: None,
         no_counts,
         checks,
+        varies,
     }
 }
 

@@ -66,6 +66,7 @@ impl Record {
             rustc: None,
             clang: None,
             image_sha256: None,
+            varies: None,
             timestamp: chrono::Local::now().to_rfc3339(),
             details: Map::new(),
             result_fields: Vec::new(),
@@ -99,7 +100,11 @@ impl Record {
                 record.status = Status::Unsupported;
                 record.reason = Some(reason.clone());
             }
-            Reply::BenchmarkResults(BenchmarkResults::Measured(m)) => record.fill_measured(m, ctx.symbols),
+            Reply::BenchmarkResults(BenchmarkResults::Measured(m)) => {
+                record.fill_measured(m, ctx.symbols);
+                record.varies = super::arrival_dependent(record.implementation, record.implementation_name.as_deref())
+                    .map(str::to_owned);
+            }
         }
         record
     }

@@ -181,6 +181,10 @@ pub struct Record {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub image_sha256: Option<String>,
     /// When the reply arrived (RFC 3339).
+    /// Why this count differs between two runs of the same image, for a block whose count
+    /// depends on the cycle a request arrives at; absent when it repeats.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub varies: Option<String>,
     #[serde(default)]
     pub timestamp: String,
     /// Facts particular to the benchmark kind, named as its protocol description names them
@@ -193,7 +197,48 @@ pub struct Record {
     pub result_fields: Vec<String>,
 }
 
+/// Why the counts of a hardware block depend on when a request arrives, by the name the
+/// suite gives the block: what [`Record::varies`] says of its records.
+const ARRIVAL_DEPENDENT: &[(&str, &str)] = &[
+    (
+        "aes-masked",
+        "masked AES reseeds its masks from EDN, whose fill depends on the cycle the request arrived at \
+         and on what drew from the entropy chain before",
+    ),
+    (
+        "csrng",
+        "CSRNG also serves EDN's refills, which depend on the cycle the request arrived at and on what \
+         drew from the entropy chain before",
+    ),
+    (
+        "entropy_src",
+        "entropy_src also feeds CSRNG's reseeds, which depend on the cycle the request arrived at",
+    ),
+];
+
+/// Why a measurement of the hardware block `implementation_name` differs between two runs of
+/// the same image, if it does.
+pub fn arrival_dependent(implementation: Option<ImplementationKind>, implementation_name: Option<&str>) -> Option<&'static str> {
+    if implementation != Some(ImplementationKind::Hardware) {
+        return None;
+    }
+    ARRIVAL_DEPENDENT
+        .iter()
+        .find(|(name, _)| Some(*name) == implementation_name)
+        .map(|(_, why)| *why)
+}
+
 impl Record {
+    /// Why this record's counts differ between runs of the same image: as recorded, or, for a
+    /// record written before that was recorded, as its block says.
+    pub fn varies_between_runs(&self) -> Option<&str> {
+        self.varies.as_deref().or_else(|| {
+            (self.status == Status::Ok)
+                .then(|| arrival_dependent(self.implementation, self.implementation_name.as_deref()))
+                .flatten()
+        })
+    }
+
     /// Whether this record carries cycle counts (a control request answered `ok` does not).
     pub fn is_measurement(&self) -> bool {
         self.status == Status::Ok && !self.phases.is_empty()
