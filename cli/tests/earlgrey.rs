@@ -365,3 +365,73 @@ fn masked_aes_and_csrng_say_their_counts_vary_and_two_runs_pass_the_gate() {
     ]);
     assert!(o.status.success(), "{}", common::text(&o));
 }
+
+#[test]
+#[ignore = "needs the Earl Grey model (scripts/test.sh builds it and runs this)"]
+fn a_kill_during_the_placements_pass_loses_nothing_and_resume_measures_them() {
+    use std::io::{BufRead, BufReader};
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::{Command, Stdio};
+
+    let tmp = tempfile::tempdir().unwrap();
+    let bench = tmp.path().join("placed.bench");
+    std::fs::write(
+        &bench,
+        "{\"software\": {\"primitive\": \"aes-table\", \"variant\": \"rv32i\"}, \"placements\": 2}\n\
+         {\"hash\": {\"algorithm\": \"sha2\", \"dataset\": \"abc\"}}\n",
+    )
+    .unwrap();
+    let out = tmp.path().join("out");
+    let mut cli = Command::new(env!("CARGO_BIN_EXE_cyclebench"))
+        .current_dir(common::repo())
+        .args(["run", "--target", TARGET, "--jobs", "1", "--no-report", "--out"])
+        .arg(&out)
+        .arg(&bench)
+        .stderr(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("run cyclebench");
+    // The pass announces each placement before it builds that placement's image, which takes
+    // a while: killed then, the tool is inside the pass.
+    let stderr = BufReader::new(cli.stderr.take().unwrap());
+    let mut seen = Vec::new();
+    for line in stderr.lines() {
+        let line = line.unwrap();
+        let announced = line.starts_with("placement +2 B");
+        seen.push(line);
+        if announced {
+            break;
+        }
+    }
+    assert!(seen.last().is_some_and(|l| l.starts_with("placement +2 B")), "{seen:?}");
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    cli.kill().unwrap();
+    assert_eq!(cli.wait().unwrap().signal(), Some(9));
+
+    let text = std::fs::read_to_string(out.join("results.jsonl")).unwrap();
+    let records: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("a broken line {l:?}: {e}")))
+        .collect();
+    assert_eq!(records.len(), 2, "{text}");
+    assert!(records.iter().all(|r| r["status"] == "ok"), "{text}");
+    let meta: Value = serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).unwrap()).unwrap();
+    assert_eq!(
+        (&meta["requests"], &meta["finished"]),
+        (&Value::from(2), &Value::Bool(false)),
+        "{meta}"
+    );
+
+    let o = common::cyclebench(&["run", "--resume", out.to_str().unwrap(), "--no-report"]);
+    assert!(o.status.success(), "{}", common::text(&o));
+    let records = common::records(&out);
+    assert_eq!(records.len(), 2);
+    let placed = &records[0]["placements"];
+    assert_eq!(placed["cycles"].as_array().map(Vec::len), Some(2), "{placed}");
+    assert!(placed["min"].is_u64(), "{placed}");
+    // The record measured before the kill is kept as it was.
+    assert_eq!(
+        records[1]["timestamp"],
+        serde_json::from_str::<Value>(text.lines().nth(1).unwrap()).unwrap()["timestamp"]
+    );
+}

@@ -39,6 +39,17 @@ fn copy_checkout(to: &Path) {
         .output()
         .expect("git ls-files");
     assert!(list.status.success(), "{}", text(&list));
+    // A tracked file deleted in the working tree is no file of the copy either.
+    let present: Vec<u8> = list
+        .stdout
+        .split(|&b| b == 0)
+        .filter(|name| !name.is_empty())
+        .filter(|name| {
+            let name = String::from_utf8_lossy(name);
+            repo().join(name.as_ref()).symlink_metadata().is_ok()
+        })
+        .flat_map(|name| name.iter().copied().chain([0]))
+        .collect();
     let mut pack = Command::new("tar")
         .current_dir(repo())
         .args(["--null", "-T", "-", "-cf", "-"])
@@ -46,15 +57,16 @@ fn copy_checkout(to: &Path) {
         .stdout(Stdio::piped())
         .spawn()
         .expect("tar");
-    std::io::Write::write_all(&mut pack.stdin.take().unwrap(), &list.stdout).unwrap();
-    let unpack = Command::new("tar")
+    // The unpacking side first, so that neither tar waits on a full pipe.
+    let mut unpack = Command::new("tar")
         .current_dir(to)
         .args(["-xf", "-"])
         .stdin(pack.stdout.take().unwrap())
-        .status()
+        .spawn()
         .expect("tar -x");
+    std::io::Write::write_all(&mut pack.stdin.take().unwrap(), &present).unwrap();
     assert!(
-        pack.wait().unwrap().success() && unpack.success(),
+        pack.wait().unwrap().success() && unpack.wait().unwrap().success(),
         "copying the checkout"
     );
 }

@@ -777,7 +777,9 @@ pub fn run(mut args: Args) -> Result<bool> {
     let watching = run_json.watch_signals();
     let mut written = write_counted(&writing, &planned, pool.as_mut(), Some(run_json))?;
     drop(pool);
-    if sending && placements::measure(&args, &lines, &mut written.all)? {
+    // Also when nothing was sent: a run stopped during its placements pass is resumed with
+    // every line known and its placements still to measure.
+    if placements::measure(&args, &lines, &mut written.all)? {
         // Every record again, the ones with placements now carrying them: new files renamed
         // over the old ones, so that a kill now leaves one whole version or the other.
         ResultsWriter::replace(&out_dir, &written.all)?;
