@@ -48,7 +48,7 @@ timeout 2400 cargo test --quiet -p cyclebench --test extending -- --ignored
 
 echo "== end to end on the Earl Grey model: smoke set verified, mailbox and UART agree; accelerators beside software; offload and OTBN smoke sets; an implementation from outside the tree"
 # One test at a time: each already runs two model instances, one per core.
-timeout 1800 cargo test --quiet -p cyclebench --test earlgrey -- --ignored --test-threads 1
+timeout 2700 cargo test --quiet -p cyclebench --test earlgrey -- --ignored --test-threads 1
 
 echo "== Ibex model (built once, then cached in ~/.cache/cyclebench)"
 bash sim/ibex/build.sh rv32imc > /dev/null
