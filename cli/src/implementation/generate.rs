@@ -12,8 +12,15 @@ use super::compile::{ident, renamed};
 use super::manifest::{Folder, Interface, Language, OutputBytes, Secret};
 use super::vectors::Vector;
 
-/// The interfaces' crate, from the tree's `firmware/`.
-const IMPL_CRATE_IN_FIRMWARE: &str = "impl";
+/// The interfaces' crate, from the checkout's root (under `firmware/`, which the generated
+/// crate links to as [`TREE_LINK`]).
+const IMPL_CRATE: &str = "firmware/impl";
+
+/// The interfaces' crate as the generated crate reaches it, through its link to the tree.
+fn impl_crate() -> PathBuf {
+    let within = Path::new(IMPL_CRATE).strip_prefix("firmware").unwrap_or(Path::new(IMPL_CRATE));
+    Path::new(TREE_LINK).join(within)
+}
 
 pub(super) fn toml_path(path: &Path) -> String {
     toml::Value::String(path.display().to_string()).to_string()
@@ -96,7 +103,7 @@ pub(super) fn manifest(root: &Path, features: &str, parts: &BTreeSet<&str>, fold
     let _ = writeln!(
         text,
         "cyclebench-impl = {{ path = {} }}",
-        toml_path(&tree.join(IMPL_CRATE_IN_FIRMWARE))
+        toml_path(&impl_crate())
     );
     text.push_str("riscv-rt = { version = \"0.12\", features = [\"single-hart\"] }\n");
     for f in folders.iter().filter(|f| f.manifest.language == Language::Rust) {
@@ -112,7 +119,7 @@ pub(super) fn manifest(root: &Path, features: &str, parts: &BTreeSet<&str>, fold
         text,
         "\n# An implementation's crate depends on cyclebench-impl = \"0.1\"; this is it.\n\
          [patch.crates-io]\ncyclebench-impl = {{ path = {} }}\n",
-        toml_path(&tree.join(IMPL_CRATE_IN_FIRMWARE))
+        toml_path(&impl_crate())
     );
     // Profiles are read from the workspace root only: the tree's, so the suite compiles the
     // same here as in its own image.
