@@ -1,18 +1,100 @@
-//! Holds `docs/bench-format.md` to the parser: every kind has its section, naming every option
-//! the kind's request reads and every value of the options whose values the protocol lists;
-//! every control request and form of line is named, with the limits the tool enforces.
+//! What `docs/bench-format.md` must name, from the parser's own lists: every kind with the
+//! options its request reads and the values of the options whose values the protocol lists,
+//! every control request and form of line, and the limits the tool enforces.
+//! `cyclebench reference bench-format` prints it as JSON, and `cli/tests/reference_docs.rs`
+//! holds the document to it.
 
 use cyclebench_protocol::{
     json_names, Addressing, BenchmarkKind, CipherMode, Direction, Granularity, HashAlgorithm, HashStyle, LeakOperation,
     LeakVariant, OffloadDesign, OffloadOperation, OutsideProgram, Primitive, PubkeyOperation, Request, Secret,
     SoftwareLibrary, SoftwareVariant, Trigger, Verdict, MAX_REPETITIONS, SOFTWARE_FIELD,
 };
+use serde::Serialize;
 
-use super::document::{unmentioned, Document};
 use crate::bench_file::{self, SWEEP_REQUESTS_WITHOUT_YES};
 use crate::firmware::layout::MAX_PLACEMENTS;
 
-const DOCUMENT: &str = "docs/bench-format.md";
+/// What the document must name.
+#[derive(Debug, Serialize)]
+pub struct Names {
+    /// Every kind, in the protocol's order: each has a section `` ## `kind` ``.
+    pub kinds: Vec<KindNames>,
+    /// Every form of line, as the document names it in code: the control requests (quoted as
+    /// a line writes them), a raw line, a benchmark, repetitions and placements.
+    pub forms: Vec<String>,
+    /// The limits the tool enforces, which the document states.
+    pub limits: Limits,
+}
+
+/// What the section of one kind must name.
+#[derive(Debug, Serialize)]
+pub struct KindNames {
+    /// The kind's name, its section's title.
+    pub name: &'static str,
+    /// Every option its request reads.
+    pub options: Vec<&'static str>,
+    /// The options whose values the tool has a list of, each with that list.
+    pub listed: Vec<Listed>,
+}
+
+/// An option whose values the tool lists.
+#[derive(Debug, Serialize)]
+pub struct Listed {
+    /// The option.
+    pub option: &'static str,
+    /// Every value it takes.
+    pub values: Vec<&'static str>,
+}
+
+/// The limits of a `.bench` file.
+#[derive(Debug, Serialize)]
+pub struct Limits {
+    /// Requests a sweep may expand to without `"yes": true`.
+    pub sweep_requests_without_yes: usize,
+    /// The most repetitions a request may ask for.
+    pub max_repetitions: u16,
+    /// The field that asks for a line to be measured at several placements.
+    pub placements_field: &'static str,
+    /// The most placements a line may ask for.
+    pub max_placements: u32,
+}
+
+/// What `docs/bench-format.md` must name.
+pub fn names() -> Names {
+    let kinds = BenchmarkKind::ALL
+        .iter()
+        .map(|&kind| KindNames {
+            name: kind.name(),
+            options: kind.options().to_vec(),
+            listed: listed_values(kind)
+                .into_iter()
+                .map(|(option, values)| Listed { option, values })
+                .collect(),
+        })
+        .collect();
+    let quoted = Request::control_names().into_iter().map(|n| format!("\"{n}\""));
+    let forms = quoted
+        .chain(
+            [
+                "raw_line",
+                Request::BENCHMARK,
+                "repetitions",
+                bench_file::PLACEMENTS_FIELD,
+            ]
+            .map(String::from),
+        )
+        .collect();
+    Names {
+        kinds,
+        forms,
+        limits: Limits {
+            sweep_requests_without_yes: SWEEP_REQUESTS_WITHOUT_YES,
+            max_repetitions: MAX_REPETITIONS,
+            placements_field: bench_file::PLACEMENTS_FIELD,
+            max_placements: MAX_PLACEMENTS,
+        },
+    }
+}
 
 /// The options of `kind` whose values the tool has a list of, with that list. A new kind does
 /// not compile here until its lists are named.
@@ -55,56 +137,5 @@ fn listed_values(kind: BenchmarkKind) -> Vec<(&'static str, Vec<&'static str>)> 
             ("unverifiable", json_names::<OutsideProgram>().to_vec()),
         ],
         BenchmarkKind::RngTrueRandom | BenchmarkKind::Micro | BenchmarkKind::Implementation => Vec::new(),
-    }
-}
-
-#[test]
-fn every_kind_option_and_listed_value_is_in_the_document() {
-    let doc = Document::read(DOCUMENT);
-    let mut gaps = Vec::new();
-    for &kind in BenchmarkKind::ALL {
-        let title = format!("`{}`", kind.name());
-        let Some(section) = doc.section(&title) else {
-            gaps.push(format!("no section \"## {title}\""));
-            continue;
-        };
-        for option in unmentioned(section, kind.options().iter().copied()) {
-            gaps.push(format!("{title}: option `{option}`"));
-        }
-        for (option, values) in listed_values(kind) {
-            assert!(kind.options().contains(&option), "{title} has no option {option}");
-            for value in unmentioned(section, values) {
-                gaps.push(format!("{title}: value `{value}` of `{option}`"));
-            }
-        }
-    }
-    assert!(
-        gaps.is_empty(),
-        "{} lacks what the tool accepts:\n  {}",
-        doc.path,
-        gaps.join("\n  ")
-    );
-}
-
-#[test]
-fn every_form_of_line_and_its_limits_are_in_the_document() {
-    let doc = Document::read(DOCUMENT);
-    let quoted: Vec<String> = Request::control_names().iter().map(|n| format!("\"{n}\"")).collect();
-    let forms = quoted.iter().map(String::as_str).chain([
-        "raw_line",
-        Request::BENCHMARK,
-        "repetitions",
-        bench_file::PLACEMENTS_FIELD,
-    ]);
-    let missing = unmentioned(doc.text(), forms);
-    assert!(missing.is_empty(), "{} does not name {missing:?}", doc.path);
-    // Sentences wrap: a limit is looked for in the text as one line.
-    let flowing = doc.text().replace('\n', " ");
-    for limit in [
-        format!("at most {SWEEP_REQUESTS_WITHOUT_YES} requests"),
-        format!("1 to {MAX_REPETITIONS}"),
-        format!("`\"{}\": N` (1 to {MAX_PLACEMENTS})", bench_file::PLACEMENTS_FIELD),
-    ] {
-        assert!(flowing.contains(&limit), "{} does not state {limit:?}", doc.path);
     }
 }

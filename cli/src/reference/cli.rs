@@ -229,30 +229,8 @@ mod tests {
 
     use super::*;
 
-    /// The file the rendering is kept in, relative to the repository.
-    const DOCUMENT: &str = "docs/cli.md";
-
     fn rendered() -> String {
         render(crate::Cli::command())
-    }
-
-    #[test]
-    fn docs_cli_md_is_what_the_tool_renders() {
-        let path = crate::firmware::repo_root().join(DOCUMENT);
-        let written = std::fs::read_to_string(&path).unwrap_or_default();
-        let rendered = rendered();
-        if written != rendered {
-            let line = written
-                .lines()
-                .zip(rendered.lines())
-                .position(|(a, b)| a != b)
-                .unwrap_or_else(|| written.lines().count().min(rendered.lines().count()))
-                + 1;
-            panic!(
-                "{DOCUMENT} differs from what the tool renders (first at line {line}); regenerate it with \
-                 `{REGENERATE}` (or `cargo run -p cyclebench -- reference cli > {DOCUMENT}`)"
-            );
-        }
     }
 
     #[test]

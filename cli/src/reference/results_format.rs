@@ -1,25 +1,61 @@
-//! Holds `docs/results-format.md` to the writer: every field of the records the record builder
-//! makes of every shipped request with every shape of result, every `results.csv` column and
-//! every field of `run.json` must be named in the document.
+//! What `docs/results-format.md` must name, from the writer itself: every field of the records
+//! the record builder makes of every shipped request with every shape of result, every
+//! `results.csv` column and every field of `run.json`. `cyclebench reference results-format`
+//! prints it as JSON, and `cli/tests/reference_docs.rs` holds the document to it.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+use anyhow::{Context, Result};
 use cyclebench_protocol::{
     json_names, AesPerBlockPhases, AesTotalPhases, BenchmarkResults, Check, ClassTiming, Cycles, FifoTrace,
     GeneratePhases, HashPhases, Hello, ImplPhases, Implementation, ImplementationKind, LeakagePhases, Measured,
     MicroPhases, Module, ModuleInfo, OffloadPhases, Phases, PubkeyPhases, Reply, Request, RngPhases, SoftwarePhases,
     IMPL_FIELD, LEAK_CROPS, LEAK_TESTS, LEAK_T_UNBOUNDED, OFFLOAD_PHASES, PROTOCOL_VERSION,
 };
+use serde::Serialize;
 use serde_json::Value;
 
-use super::document::{unmentioned, Document};
 use crate::bench_file::{self, Action, Line, SweepPoint};
 use crate::implementation::{self, Facts};
 use crate::results::{self, Record, RecordContext, ResultsWriter, Status};
 use crate::run::Meta;
 
-const DOCUMENT: &str = "docs/results-format.md";
+/// What the document must name.
+#[derive(Debug, Serialize)]
+pub struct Names {
+    /// Every field a record can carry: its own, its kind's, its statistics', its sweep's and
+    /// its placements'.
+    pub record_fields: BTreeSet<String>,
+    /// The kinds of the shipped requests the record fields were gathered from; a kind missing
+    /// here would leave its fields unchecked.
+    pub kinds: BTreeSet<&'static str>,
+    /// The values of a record's fields that the tool lists: statuses, checks and
+    /// implementation kinds.
+    pub values: Vec<&'static str>,
+    /// The columns of `results.csv`, as the writer writes its header.
+    pub csv_columns: Vec<String>,
+    /// Every field of `run.json`, its shard's, its implementations', its hello's and its
+    /// modules'.
+    pub run_json_fields: BTreeSet<String>,
+}
+
+/// What `docs/results-format.md` must name.
+pub fn names() -> Result<Names> {
+    let (record_fields, kinds) = record_fields()?;
+    let values = [
+        json_names::<Status>(),
+        json_names::<Check>(),
+        json_names::<ImplementationKind>(),
+    ];
+    Ok(Names {
+        record_fields,
+        kinds,
+        values: values.into_iter().flatten().copied().collect(),
+        csv_columns: csv_columns()?,
+        run_json_fields: run_json_fields()?,
+    })
+}
 
 /// Cycles that differ between repetitions, so that a record carries statistics.
 fn spread(median: u64) -> Cycles {
@@ -172,26 +208,26 @@ fn facts(name: &str) -> Facts {
 }
 
 /// Every request of the shipped sets and examples, each with its place in its sweep.
-fn shipped_requests() -> Vec<(Request, Option<SweepPoint>)> {
+fn shipped_requests() -> Result<Vec<(Request, Option<SweepPoint>)>> {
     let root = crate::firmware::repo_root();
     let mut dirs = vec![root.join("benchmarks"), root.join("examples")];
     let mut requests = Vec::new();
     while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
-            let path = entry.expect("directory entry").path();
+        for entry in std::fs::read_dir(&dir).with_context(|| format!("reading {}", dir.display()))? {
+            let path = entry?.path();
             if path.is_dir() {
                 dirs.push(path);
             } else if path.extension().is_some_and(|e| e == "bench") {
-                requests.extend(requests_of(&path));
+                requests.extend(requests_of(&path)?);
             }
         }
     }
-    requests
+    Ok(requests)
 }
 
-fn requests_of(path: &Path) -> Vec<(Request, Option<SweepPoint>)> {
-    let lines = bench_file::read(path).expect("readable").expand();
-    lines
+fn requests_of(path: &Path) -> Result<Vec<(Request, Option<SweepPoint>)>> {
+    let lines = bench_file::read(path)?.expand();
+    Ok(lines
         .into_iter()
         .filter_map(|line| match line {
             Line::Action {
@@ -201,7 +237,7 @@ fn requests_of(path: &Path) -> Vec<(Request, Option<SweepPoint>)> {
             } => Some((request, sweep)),
             _ => None,
         })
-        .collect()
+        .collect())
 }
 
 /// The records the tool writes of `request` answered with each shape, as JSON.
@@ -256,15 +292,16 @@ fn keys(value: &Value) -> impl Iterator<Item = String> + '_ {
     value.as_object().into_iter().flat_map(|o| o.keys().cloned())
 }
 
-/// Every field a record can carry: its own, its kind's, its statistics' and its sweep's.
-fn record_fields() -> BTreeSet<String> {
+/// Every field a record can carry: its own, its kind's, its statistics' and its sweep's; and
+/// the kinds of the requests they come from, by name.
+fn record_fields() -> Result<(BTreeSet<String>, BTreeSet<&'static str>)> {
     let hello = hello();
-    let requests = shipped_requests();
+    let requests = shipped_requests()?;
     let mut fields = BTreeSet::new();
     let mut kinds = BTreeSet::new();
     for (request, sweep) in &requests {
         if let Request::Benchmark(b) = request {
-            kinds.insert(b.kind());
+            kinds.insert(b.kind().name());
         }
         for record in records_of(request, sweep.as_ref(), &hello) {
             fields.extend(keys(&record));
@@ -290,72 +327,47 @@ fn record_fields() -> BTreeSet<String> {
         None,
         String::from("not JSON"),
     );
-    fields.extend(keys(&serde_json::to_value(&error).expect("a record serialises")));
-    assert_eq!(
-        kinds.len(),
-        cyclebench_protocol::BenchmarkKind::ALL.len(),
-        "the shipped sets and examples no longer hold every kind: {kinds:?}"
-    );
-    fields
+    fields.extend(keys(&serde_json::to_value(&error)?));
+    Ok((fields, kinds))
 }
 
-#[test]
-fn every_shape_of_result_has_a_sample() {
-    let tags: BTreeSet<&str> = shapes().iter().map(Phases::tag).collect();
-    assert_eq!(tags, Phases::TAGS.iter().copied().collect());
+/// The columns of `results.csv`: the header the writer writes.
+fn csv_columns() -> Result<Vec<String>> {
+    let dir = tempfile::tempdir().context("a temporary directory")?;
+    drop(ResultsWriter::create(dir.path())?);
+    let csv = std::fs::read_to_string(dir.path().join("results.csv")).context("reading results.csv")?;
+    let header = csv.lines().next().context("results.csv has no header row")?;
+    Ok(header.split(',').map(str::to_owned).collect())
 }
 
-#[test]
-fn every_record_field_and_value_is_in_the_document() {
-    let doc = Document::read(DOCUMENT);
-    let fields = record_fields();
-    assert!(fields.len() > 80, "only {} fields: {fields:?}", fields.len());
-    let values = [
-        json_names::<Status>(),
-        json_names::<Check>(),
-        json_names::<ImplementationKind>(),
-    ];
-    let names = fields
-        .iter()
-        .map(String::as_str)
-        .chain(values.into_iter().flatten().copied());
-    let missing = unmentioned(doc.text(), names);
-    assert!(missing.is_empty(), "{} does not name {missing:?}", doc.path);
-}
-
-#[test]
-fn every_csv_column_is_in_the_document() {
-    let doc = Document::read(DOCUMENT);
-    let dir = tempfile::tempdir().expect("a temporary directory");
-    drop(ResultsWriter::create(dir.path()).expect("the results files"));
-    let csv = std::fs::read_to_string(dir.path().join("results.csv")).expect("results.csv");
-    let header = csv.lines().next().expect("a header row");
-    let section = doc.section("`results.csv`").expect("a section on results.csv");
-    let missing = unmentioned(section, header.split(','));
-    assert!(missing.is_empty(), "{} does not name the columns {missing:?}", doc.path);
-}
-
-#[test]
-fn every_field_of_run_json_is_in_the_document() {
-    let doc = Document::read(DOCUMENT);
+/// Every field of a `run.json` with every optional part present.
+fn run_json_fields() -> Result<BTreeSet<String>> {
     let mut meta: Meta = serde_json::from_value(serde_json::json!({
         "target": "earlgrey-sim-unmasked",
         "files": ["a.bench"],
         "inputs": ["0"],
         "shard": {"index": 0, "count": 2},
         "merged_from": ["shards/0"],
-    }))
-    .expect("a run.json");
+    }))?;
     meta.hello = Some(hello());
     meta.implementations = vec![facts("mine")];
     meta.layout_pad = 1234;
-    let json = serde_json::to_value(&meta).expect("run.json serialises");
+    let json = serde_json::to_value(&meta)?;
     let mut fields: BTreeSet<String> = keys(&json).collect();
     fields.extend(keys(&json["shard"]));
     fields.extend(keys(&json["implementations"][0]));
     fields.extend(keys(&json["hello"]));
     fields.extend(keys(&json["hello"]["modules"][0]));
-    let section = doc.section("`run.json`").expect("a section on run.json");
-    let missing = unmentioned(section, fields.iter().map(String::as_str));
-    assert!(missing.is_empty(), "{} does not name {missing:?} of run.json", doc.path);
+    Ok(fields)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_shape_of_result_has_a_sample() {
+        let tags: BTreeSet<&str> = shapes().iter().map(Phases::tag).collect();
+        assert_eq!(tags, Phases::TAGS.iter().copied().collect());
+    }
 }

@@ -2,9 +2,9 @@
 //! the plots under `plots/` (SVG, and PNG for Markdown viewers that do not show SVG).
 //!
 //! One job per module: [`load`] reads `results.jsonl`, [`stats`] says what the numbers
-//! mean, `model` works out the report (`charts` holds the line charts' data, `growth` the
-//! cost growth of swept lines with its fits), `plots` draws it and `render` fills the
-//! templates.
+//! mean, `records` what the model and the views both ask of a record, `model` works out
+//! the report (`charts` holds the line charts' data, `growth` the cost growth of swept lines
+//! with its fits), `plots` draws it and `render` fills the templates.
 //! A kind with a section of its own (a chart or table only it has) has a module under
 //! `views`, registered in `views/mod.rs`.
 
@@ -13,6 +13,7 @@ mod growth;
 mod model;
 mod placements;
 mod plots;
+mod records;
 pub mod render;
 pub mod stats;
 mod views;

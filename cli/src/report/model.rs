@@ -8,6 +8,8 @@ use serde::Serialize;
 
 use super::charts::slug;
 use super::growth::{self, GrowthChart};
+use super::placements::{self, PlacementRow};
+use super::records::{counterpart, implementation, operation_key, OperationKey};
 use super::stats;
 use super::views::{self, Section};
 use crate::results::{distinct, Record, Results, Status};
@@ -255,7 +257,7 @@ pub struct Report {
     /// Every measurement.
     pub measurements: Vec<Measurement>,
     /// Lines measured at several placements of the measured code.
-    pub placements: Vec<super::placements::PlacementRow>,
+    pub placements: Vec<PlacementRow>,
     /// Per-phase statistics of repeated measurements.
     pub statistics: Vec<StatRow>,
     /// Unsupported and failed requests.
@@ -286,7 +288,7 @@ impl Report {
             speedup_chart: (!speedups.is_empty()).then(|| String::from("speedup")),
             speedups,
             measurements: measured.iter().map(|r| measurement(r)).collect(),
-            placements: super::placements::rows(&measured),
+            placements: placements::rows(&measured),
             statistics: statistics(&measured),
             not_measured: records.iter().filter_map(not_measured).collect(),
         }
@@ -377,15 +379,6 @@ fn date(records: &[Record]) -> String {
         day
     };
     format!("{} to {} ({})", first.format(day), last.format(to), first.format("%:z"))
-}
-
-pub(super) fn implementation(r: &Record) -> String {
-    match (&r.implementation_name, r.implementation) {
-        (Some(name), Some(kind)) => format!("{name} ({})", kind.name()),
-        (None, Some(kind)) => kind.name().to_owned(),
-        (Some(name), None) => name.clone(),
-        (None, None) => String::new(),
-    }
 }
 
 fn measurement(r: &Record) -> Measurement {
@@ -592,25 +585,6 @@ fn size_sweep(members: &[&Record]) -> Option<Vec<CpbPoint>> {
     (points.len() >= 2).then_some(points)
 }
 
-/// What makes two records the same operation run two ways (on the accelerator and in
-/// software): benchmark, dataset, configuration and module.
-type OperationKey<'a> = (&'a str, Option<&'a str>, Option<&'a str>, Option<&'a str>);
-
-fn operation_key(r: &Record) -> OperationKey<'_> {
-    (
-        r.benchmark.as_str(),
-        r.dataset.as_deref(),
-        r.config.as_deref(),
-        r.module.as_deref(),
-    )
-}
-
-/// Whether two records are the same operation (benchmark, dataset, configuration and module),
-/// whichever way each ran.
-pub fn same_operation(a: &Record, b: &Record) -> bool {
-    operation_key(a) == operation_key(b)
-}
-
 /// One side of a speed-up: where the record is, what ran, its total.
 fn side(r: &Record, total: u64) -> Side {
     Side {
@@ -694,20 +668,6 @@ fn counterpart_speedups(measured: &[&Record]) -> Vec<Speedup> {
         });
     }
     pairs
-}
-
-/// The software counterpart a record names, measured and verified on the record's platform,
-/// with both totals.
-pub fn counterpart<'a>(hw: &Record, measured: &[&'a Record]) -> Option<(&'a Record, u64, u64)> {
-    let primitive = hw.text("software_counterpart")?;
-    let hw_total = hw.total_cycles.filter(|&c| c > 0)?;
-    let sw = stats::representative(measured.iter().copied().filter(|s| {
-        s.benchmark_kind() == Some(cyclebench_protocol::BenchmarkKind::Software)
-            && s.verified
-            && s.primitive() == Some(primitive)
-            && s.platform == hw.platform
-    }))?;
-    Some((sw, hw_total, sw.total_cycles?))
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
+use super::records::implementation;
 use crate::results::{Record, PLACEMENTS};
 
 /// One line measured at several placements.
@@ -57,7 +58,7 @@ fn row(r: &Record) -> Option<PlacementRow> {
         location: r.location(),
         benchmark: r.benchmark.clone(),
         description: r.description(),
-        implementation: super::model::implementation(r),
+        implementation: implementation(r),
         field: p.get("field").and_then(Value::as_str).unwrap_or_default().to_owned(),
         default: cycles.first().copied().flatten(),
         min,

@@ -7,7 +7,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::{demangle, Section, Templates, View};
+use super::section::{demangle, Section, Templates, View};
 use crate::results::Record;
 use cyclebench_protocol::{BenchmarkKind, ImplementationKind, Module, Primitive, IMPL_ALGORITHMS, IMPL_FIELD};
 

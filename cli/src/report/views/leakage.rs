@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::{demangle, length, Section, Templates, View};
+use super::section::{demangle, length, Section, Templates, View};
 use crate::results::Record;
 
 /// The leakage view.

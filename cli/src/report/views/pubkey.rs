@@ -7,8 +7,8 @@
 
 use serde::Serialize;
 
-use super::{Section, Templates, View};
-use crate::report::model::{counterpart, same_operation};
+use super::section::{Section, Templates, View};
+use crate::report::records::{counterpart, same_operation};
 use crate::report::stats;
 use crate::results::Record;
 use cyclebench_protocol::{BenchmarkKind, ImplementationKind, Module, PubkeyOperation};

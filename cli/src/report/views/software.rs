@@ -5,7 +5,7 @@
 use cyclebench_protocol::{BenchmarkKind, Primitive};
 use serde::Serialize;
 
-use super::{demangle, length, Section, Templates, View};
+use super::section::{demangle, length, Section, Templates, View};
 use crate::report::charts::{slug, SoftwareAxes, SoftwareChart, SoftwarePoint, SoftwareSeries};
 use crate::report::stats;
 use crate::results::Record;
