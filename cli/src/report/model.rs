@@ -115,6 +115,25 @@ pub struct StatRow {
     pub mean: Option<f64>,
 }
 
+/// A measurement whose counts differ between runs of the same image, with its spread.
+#[derive(Clone, Debug, Serialize)]
+pub struct VaryingRow {
+    /// `file.bench:line`.
+    pub location: String,
+    /// Benchmark kind.
+    pub benchmark: String,
+    /// Dataset and configuration.
+    pub description: String,
+    /// Total cycles (the median repetition's).
+    pub total: Option<u64>,
+    /// Repetitions.
+    pub n: u16,
+    /// `[min, max]` of the total over the repetitions, when repeated.
+    pub range: Option<[u64; 2]>,
+    /// Why its counts vary.
+    pub why: String,
+}
+
 /// A request that has no cycle counts, and why.
 #[derive(Clone, Debug, Serialize)]
 pub struct NotMeasured {
@@ -260,6 +279,8 @@ pub struct Report {
     pub placements: Vec<PlacementRow>,
     /// Per-phase statistics of repeated measurements.
     pub statistics: Vec<StatRow>,
+    /// Measurements whose counts vary between runs of the same image.
+    pub varying: Vec<VaryingRow>,
     /// Unsupported and failed requests.
     pub not_measured: Vec<NotMeasured>,
 }
@@ -290,6 +311,7 @@ impl Report {
             measurements: measured.iter().map(|r| measurement(r)).collect(),
             placements: placements::rows(&measured),
             statistics: statistics(&measured),
+            varying: measured.iter().filter_map(|r| varying(r)).collect(),
             not_measured: records.iter().filter_map(not_measured).collect(),
         }
     }
@@ -424,6 +446,23 @@ fn statistics(measured: &[&Record]) -> Vec<StatRow> {
         }
     }
     rows
+}
+
+fn varying(r: &Record) -> Option<VaryingRow> {
+    let why = r.varies_between_runs()?;
+    let range = match stats::total_spread(r) {
+        stats::Spread::Range { min, max } => Some([min, max]),
+        _ => None,
+    };
+    Some(VaryingRow {
+        location: r.location(),
+        benchmark: r.benchmark.clone(),
+        description: r.description(),
+        total: r.total_cycles,
+        n: r.runs(),
+        range,
+        why: why.to_owned(),
+    })
 }
 
 fn not_measured(r: &Record) -> Option<NotMeasured> {
@@ -717,6 +756,32 @@ mod tests {
             records,
             skipped: Vec::new(),
         })
+    }
+
+    #[test]
+    fn counts_that_vary_between_runs_are_listed_with_their_spread() {
+        let record = |line: usize, name: &str, stats: &str| {
+            format!(
+                r#"{{"status":"ok","file":"aes.bench","line":{line},"benchmark":"{}","dataset":"ecb-128-5b",
+                "module":"aes","implementation":"hardware","implementation_name":"{name}","cycle_accurate":true,
+                "phases":{{"compute":400}},"total_cycles":400,"statistics":{stats}}}"#,
+                BenchmarkKind::Aes.name()
+            )
+            .replace('\n', "")
+        };
+        let report = build(&[
+            record(1, "aes-masked", "null"),
+            record(
+                2,
+                "aes-masked",
+                r#"{"compute":{"n":8,"min":394,"median":400,"max":412,"mean":401.0}}"#,
+            ),
+            record(3, "aes-unmasked", "null"),
+        ]);
+        let rows: Vec<(&str, Option<[u64; 2]>)> =
+            report.varying.iter().map(|v| (v.location.as_str(), v.range)).collect();
+        assert_eq!(rows, [("aes.bench:1", None), ("aes.bench:2", Some([394, 412]))]);
+        assert!(report.varying[0].why.contains("masked AES"));
     }
 
     #[test]
