@@ -11,12 +11,12 @@
 #                   every clock running; docs/speed.md quotes its figures)
 #   --target T      earlgrey-sim-unmasked (default) or earlgrey-sim (masked AES)
 #   --records       instead of timing, run the thesis sets, the offload smoke set and the OTBN
-#                   ECDSA set on both sides (two instances each) and require identical records.
-#                   Not held to identity: requests whose counts depend on the cycle they
-#                   arrive at, which the host's timing decides: those of CSRNG and, on
-#                   earlgrey-sim, of masked AES (it reseeds its masks from EDN), and any other
-#                   request whose counts differ between two runs of the baseline, which runs
-#                   them twice for that. They are listed.
+#                   ECDSA set on both sides (two instances each) and require identical records
+#                   (`cyclebench compare --identical --other-image`). Not held to identity:
+#                   requests whose records say their counts vary between runs (CSRNG; masked
+#                   AES, which reseeds its masks from EDN), and any other request whose record
+#                   differs between two runs of the baseline, which runs them twice for that
+#                   (`compare --identical --list`). They are listed.
 #   --out DIR       where the results go (default: target/model-speed/T)
 #   BENCH...        other .bench files to time instead of the ECDSA verification
 #
@@ -39,7 +39,7 @@ while [ $# -gt 0 ]; do
     --target) target="$2"; shift 2 ;;
     --records) records=true; shift ;;
     --out) out="$2"; shift 2 ;;
-    -h | --help) sed -n '2,25s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,26s/^# \{0,1\}//p' "$0"; exit 0 ;;
     -*) echo "model-speed: unknown option $1" >&2; exit 2 ;;
     *) benches+=("$1"); shift ;;
   esac
@@ -126,38 +126,14 @@ else
     "$cli" run --target "$target" --jobs 2 --no-report --out "$out/records-$side" "${sets[@]}" \
       >"$out/records-$side.log" 2>&1 || { tail -n 20 "$out/records-$side.log" >&2; exit 1; }
   done
-  python3 - "$target" "$out"/records-{baseline,baseline-again,current}/results.jsonl <<'EOF'
-import json, os, sys
-
-def counts(path):
-    runs = {}
-    for line in open(path):
-        r = json.loads(line)
-        key = (os.path.basename(r["file"]), r["line"], json.dumps(r.get("sweep")))
-        runs[key] = (r["status"], r.get("phases"), r.get("total_cycles"))
-    return runs
-
-target, paths = sys.argv[1], sys.argv[2:]
-base, again, new = (counts(p) for p in paths)
-requests = {}
-for line in open(paths[0]):
-    r = json.loads(line)
-    requests[(os.path.basename(r["file"]), r["line"], json.dumps(r.get("sweep")))] = r
-name = lambda k: f"{k[0]}:{k[1]}" + ("" if k[2] == "null" else f" {k[2]}")
-
-def on_arrival(k):
-    r = requests[k]
-    return r.get("module") == "rng" or (target == "earlgrey-sim" and "aes" in r["request"])
-
-varying = sorted(k for k in base if on_arrival(k) or again.get(k) != base[k])
-held = [k for k in base if k not in varying]
-changed = [k for k in held if new.get(k) != base[k]]
-for k in varying:
-    print(f"  depends on the arrival cycle, not held: {name(k)}")
-for k in changed:
-    print(f"  CHANGED: {name(k)}: {base[k]} -> {new.get(k)}")
-print(f"records: {len(held) - len(changed)} of {len(held)} identical on both sides, "
-      f"{len(varying)} depend on the arrival cycle")
-sys.exit(1 if changed else 0)
-EOF
+  # What two runs of the baseline's own image disagree on cannot be held against this tree.
+  log "records: the baseline against itself; what differs is not held against this tree"
+  "$current_cli" compare "$out/records-baseline" "$out/records-baseline-again" --identical --list \
+    >"$out/records-varying" || [ $? -eq 1 ]
+  not_held=()
+  while IFS= read -r request; do
+    not_held+=(--not-held "$request")
+  done <"$out/records-varying"
+  log "records: the baseline against this tree"
+  "$current_cli" compare "$out/records-baseline" "$out/records-current" --identical --other-image "${not_held[@]}"
 fi

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs FILES once on TARGET, then as N shards one after the other (each with the same --jobs as
 # the whole run), merges the shards and checks that the merged directory holds what the one run
-# holds (records but for timestamps, results.csv, every .out file). Prints each run's wall time.
+# holds (`cyclebench compare --identical`: records, results.csv, every .out file). Prints each
+# run's wall time.
 #
 #   scripts/shard-check.sh [--out DIR] TARGET N FILE.bench...
 #
@@ -18,7 +19,7 @@ if [ "${1:-}" = --out ]; then
   shift 2
 fi
 if [ "$#" -lt 3 ]; then
-  sed -n '2,12p' "$0" >&2
+  sed -n '2,13p' "$0" >&2
   exit 2
 fi
 target=$1
@@ -53,4 +54,4 @@ for i in $(seq 0 $((count - 1))); do
   shards+=("$out/shard-$i")
 done
 timed merge "$cli" merge "${shards[@]}" --out "$out/merged"
-python3 scripts/same-results.py "$out/one" "$out/merged" "${files[@]}"
+"$cli" compare "$out/one" "$out/merged" --identical

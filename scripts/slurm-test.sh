@@ -2,8 +2,9 @@
 # The cluster test: a single-node Slurm (slurmctld + slurmd, Debian's packages) started in a
 # scratch directory, a qemu-virt set submitted with `cyclebench submit slurm` as 4 shards, the
 # node taken down while shards run and brought back (Slurm requeues their tasks, which resume
-# their own directories), and the merged directory compared with a one-machine run: the same
-# records (but for timestamps), .out files and CSV, no request lost or measured twice.
+# their own directories), and the merged directory compared with a one-machine run by
+# `cyclebench compare --identical`: the same records, .out files and CSV, no request lost or
+# measured twice.
 #
 # No munge: auth/none and cred/none, high ports, every path under the scratch directory. A trap
 # stops every job and daemon this script started, whatever happens. Every wait is bounded.
@@ -169,5 +170,5 @@ say "one-machine run of the same files"
 "$cli" run --target qemu-virt --no-report --out "$scratch/one" "${files[@]}" > "$scratch/one.log" 2>&1 \
   || { tail "$scratch/one.log"; exit 1; }
 
-python3 scripts/same-results.py "$scratch/one" "$scratch/run/merged" "${files[@]}"
+"$cli" compare "$scratch/one" "$scratch/run/merged" --identical
 say "passed"

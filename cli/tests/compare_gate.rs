@@ -1,12 +1,13 @@
-//! `cyclebench compare BASE NEW --fail-above PCT` as a pull request's gate: the real binary on
-//! two results directories the tests write, as two runs on a cycle-accurate target leave them.
+//! `cyclebench compare BASE NEW --fail-above PCT` as a pull request's gate, and `compare A B
+//! --identical` as the check that two runs wrote the same: the real binary on results
+//! directories the tests write, as runs on a cycle-accurate target leave them.
 
 mod common;
 
 use std::path::Path;
 use std::process::Output;
 
-use serde_json::json;
+use serde_json::{json, Value};
 
 use common::{cyclebench, text};
 
@@ -211,4 +212,191 @@ fn results_that_name_no_compiler_say_so_and_pass() {
         "{}",
         text(&o)
     );
+}
+
+/// The files of a whole run: line 3 and 4 of `sha256.bench` and line 2 of `aes.bench`.
+const FILES: [&str; 2] = ["impl/mysha/sha256.bench", "benchmarks/aes.bench"];
+
+/// The records of a whole run, in file order, received at `second` past the minute.
+fn whole_records(second: u32) -> Vec<Value> {
+    let record = |file: &str, line: u64, kind: &str, phases: Value| {
+        let total: u64 = phases.as_object().unwrap().values().filter_map(Value::as_u64).sum();
+        json!({
+            "status": "ok", "target": "ibex-sim", "platform": "ibex-sim", "file": file, "line": line,
+            "request": format!(r#"{{"{kind}": {{"length": {line}}}}}"#), "benchmark": kind,
+            "cycle_accurate": true, "phases": phases, "total_cycles": total, "verified": true,
+            "check": "known_answer", "attempts": 1, "firmware_revision": "0123456789ab",
+            "rustc": RUSTC, "clang": CLANG, "timestamp": format!("2026-11-28T10:00:{second:02}Z"),
+        })
+    };
+    let (hash, aes) = (
+        cyclebench_protocol::BenchmarkKind::Hash.name(),
+        cyclebench_protocol::BenchmarkKind::Aes.name(),
+    );
+    vec![
+        record(FILES[0], 3, hash, json!({"init": 40, "input": 2000, "finish": 1000})),
+        record(FILES[0], 4, hash, json!({"init": 40, "input": 300, "finish": 900})),
+        record(FILES[1], 2, aes, json!({"init": 20, "process": 700})),
+    ]
+}
+
+/// Writes `records` to the results directory `dir`: `results.jsonl`, `results.csv`, and a
+/// `.out` file per input file with each request and its reply, in file order whatever the
+/// records' order, as a run writes it.
+fn write_whole(dir: &Path, records: &[Value]) {
+    let jsonl: String = records.iter().map(|r| format!("{r}\n")).collect();
+    std::fs::write(dir.join("results.jsonl"), jsonl).unwrap();
+    let mut csv = String::from("status,file,line,total_cycles,firmware_revision,sweep\n");
+    for r in records {
+        csv.push_str(&format!(
+            "{},{},{},{},{},\n",
+            r["status"].as_str().unwrap(),
+            r["file"].as_str().unwrap(),
+            r["line"],
+            r["total_cycles"],
+            r["firmware_revision"].as_str().unwrap()
+        ));
+    }
+    std::fs::write(dir.join("results.csv"), csv).unwrap();
+    for (file, out) in FILES.iter().zip(["sha256.out", "aes.out"]) {
+        let mut text = format!("# {file}\n");
+        let mut mine: Vec<&Value> = records.iter().filter(|r| r["file"] == *file).collect();
+        mine.sort_by_key(|r| r["line"].as_u64());
+        mine.dedup_by_key(|r| r["line"].as_u64());
+        for r in &mine {
+            let reply = json!({"benchmark_results": {"measured": {"phases": r["phases"]}}});
+            text.push_str(&format!("{}\n=> {reply}\n", r["request"].as_str().unwrap()));
+        }
+        text.push_str(&format!("# done: {} served, 0 errors\n", mine.len()));
+        std::fs::write(dir.join(out), text).unwrap();
+    }
+    let meta = json!({"target": "ibex-sim", "files": FILES, "wall_seconds": second_of(records)});
+    std::fs::write(dir.join("run.json"), meta.to_string()).unwrap();
+}
+
+/// A wall time that differs with the records' timestamps, as two runs' do.
+fn second_of(records: &[Value]) -> f64 {
+    let stamp = records[0]["timestamp"].as_str().unwrap();
+    stamp[17..19].parse().unwrap()
+}
+
+/// A whole run's results directory, its records received at `second` past the minute.
+fn whole_run(second: u32) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    write_whole(dir.path(), &whole_records(second));
+    dir
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn two_runs_of_the_same_are_identical_whenever_the_replies_came_and_however_often_sent() {
+    let a = whole_run(1);
+    let mut records = whole_records(7);
+    records[1]["attempts"] = json!(4);
+    let b = tempfile::tempdir().unwrap();
+    write_whole(b.path(), &records);
+    let o = compare(a.path(), b.path(), &["--identical", "--list"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_eq!(
+        stderr(&o),
+        "compare: identical: 3 records, results.csv and 2 .out files\n"
+    );
+    assert_eq!(stdout(&o), "");
+}
+
+#[test]
+fn a_changed_field_a_moved_record_a_duplicate_and_a_missing_out_file_are_each_named() {
+    let a = whole_run(1);
+    let mut records = whole_records(1);
+    records[1]["phases"]["finish"] = json!(901);
+    // Line 4 first, line 3 after it, and the AES record twice.
+    records.swap(0, 1);
+    records.push(records[2].clone());
+    let b = tempfile::tempdir().unwrap();
+    write_whole(b.path(), &records);
+    std::fs::remove_file(b.path().join("aes.out")).unwrap();
+    let o = compare(a.path(), b.path(), &["--identical", "--list"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert_eq!(
+        stderr(&o),
+        "aes.bench:2: twice in B\n\
+         sha256.bench:4: phases.finish 900 in A, 901 in B\n\
+         sha256.bench:4: out of order: record 2 of A, record 1 of B\n\
+         aes.out: missing in B\n\
+         compare: 4 differences: not identical\n"
+    );
+    // Each request a difference names, once, as --not-held reads it.
+    assert_eq!(stdout(&o), "benchmarks/aes.bench:2\nimpl/mysha/sha256.bench:4\n");
+    // Without --list the differences go to stderr alone.
+    let o = compare(a.path(), b.path(), &["--identical"]);
+    assert_eq!((o.status.code(), stdout(&o)), (Some(1), String::new()), "{}", text(&o));
+}
+
+#[test]
+fn the_requests_one_comparison_lists_are_not_held_by_the_next() {
+    let (a, again, new) = (whole_run(1), whole_run(2), whole_run(3));
+    let mut varying = whole_records(2);
+    varying[1]["phases"]["input"] = json!(310);
+    write_whole(again.path(), &varying);
+    let o = compare(a.path(), again.path(), &["--identical", "--list"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let listed = stdout(&o);
+    assert_eq!(listed, "impl/mysha/sha256.bench:4\n");
+
+    let mut changed = whole_records(3);
+    changed[1]["phases"]["input"] = json!(320);
+    write_whole(new.path(), &changed);
+    let mut options = vec!["--identical"];
+    for request in listed.lines() {
+        options.extend(["--not-held", request]);
+    }
+    let o = compare(a.path(), new.path(), &options);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_eq!(
+        stderr(&o),
+        "not held, named with --not-held: sha256.bench:4\n\
+         compare: identical: 3 records (1 not held), results.csv and 2 .out files\n"
+    );
+    // Its status is held all the same.
+    changed[1]["status"] = json!("error");
+    write_whole(new.path(), &changed);
+    let o = compare(a.path(), new.path(), &options);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(
+        stderr(&o).contains("sha256.bench:4: status \"ok\" in A, \"error\" in B\n"),
+        "{}",
+        text(&o)
+    );
+}
+
+#[test]
+fn what_cannot_be_compared_or_is_asked_wrongly_exits_2() {
+    let a = whole_run(1);
+    let empty = tempfile::tempdir().unwrap();
+    for (b, options, needle) in [
+        (empty.path(), &["--identical"][..], "results.jsonl"),
+        (
+            a.path(),
+            &["--identical", "--not-held", "sha256.bench:9"][..],
+            "A has no such request",
+        ),
+        (
+            a.path(),
+            &["--identical", "--not-held", "sha256.bench"][..],
+            "expected FILE:LINE",
+        ),
+        (
+            a.path(),
+            &["--identical", "--fail-on-change"][..],
+            "cannot be used with",
+        ),
+        (a.path(), &["--list"][..], "--identical"),
+    ] {
+        let o = compare(a.path(), b, options);
+        assert_eq!(o.status.code(), Some(2), "{options:?}: {}", text(&o));
+        assert!(stderr(&o).contains(needle), "{options:?}: {}", text(&o));
+    }
 }

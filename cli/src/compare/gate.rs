@@ -120,9 +120,11 @@ impl Finding {
         match self {
             Self::Compilers { fails, .. } => *fails,
             Self::Added { .. } | Self::CompilersUnknown { .. } | Self::NotHeld { .. } => false,
-            Self::Grew { .. } | Self::Shrank { .. } | Self::Moved { .. } | Self::Lost { .. } | Self::Weakened { .. } => {
-                true
-            }
+            Self::Grew { .. }
+            | Self::Shrank { .. }
+            | Self::Moved { .. }
+            | Self::Lost { .. }
+            | Self::Weakened { .. } => true,
         }
     }
 }
@@ -296,12 +298,7 @@ fn judge(rule: Rule, benchmark: &str, phase: &str, base: u64, new: u64) -> Optio
 /// What `rule` says of the counts of a benchmark whose counts vary between runs of the same
 /// image (`why`): held by their ranges when both sides were repeated, since a single run of
 /// each could differ with nothing changed; not held otherwise, which is said once.
-fn judge_varying<'c>(
-    rule: Rule,
-    benchmark: &str,
-    counts: impl Iterator<Item = &'c Change>,
-    why: &str,
-) -> Vec<Finding> {
+fn judge_varying<'c>(rule: Rule, benchmark: &str, counts: impl Iterator<Item = &'c Change>, why: &str) -> Vec<Finding> {
     let mut found = Vec::new();
     let mut unheld = false;
     for c in counts {
@@ -547,7 +544,10 @@ mod tests {
                 .iter()
                 .map(|&(name, min, max)| {
                     let mid = record["phases"][name].clone();
-                    (name.to_owned(), json!({"n": 10, "min": min, "median": mid, "max": max, "mean": mid}))
+                    (
+                        name.to_owned(),
+                        json!({"n": 10, "min": min, "median": mid, "max": max, "mean": mid}),
+                    )
                 })
                 .collect();
             record["statistics"] = stats.into();
@@ -571,11 +571,20 @@ mod tests {
 
     #[test]
     fn repeated_counts_that_vary_are_held_by_their_spread() {
-        let base = [masked_aes(measured(3, &[("compute", 400)]), Some(&[("compute", 394, 406)]))];
-        let overlapping = [masked_aes(measured(3, &[("compute", 406)]), Some(&[("compute", 400, 412)]))];
+        let base = [masked_aes(
+            measured(3, &[("compute", 400)]),
+            Some(&[("compute", 394, 406)]),
+        )];
+        let overlapping = [masked_aes(
+            measured(3, &[("compute", 406)]),
+            Some(&[("compute", 400, 412)]),
+        )];
         assert_eq!(unchanged(&base, &overlapping), []);
         assert_eq!(gate(&base, &overlapping, 0.0), []);
-        let beyond = [masked_aes(measured(3, &[("compute", 450)]), Some(&[("compute", 440, 460)]))];
+        let beyond = [masked_aes(
+            measured(3, &[("compute", 450)]),
+            Some(&[("compute", 440, 460)]),
+        )];
         let found = unchanged(&base, &beyond);
         assert!(found.iter().all(Finding::fails) && !found.is_empty(), "{found:?}");
         assert_eq!(

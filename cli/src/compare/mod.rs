@@ -6,11 +6,14 @@
 //! order do not matter) are all equal; the k-th of several identical lines of a file matches
 //! the k-th in the other run. Control requests (hello, done, ...) carry no counts and are
 //! left out. With `--fail-above PCT` the comparison is also a gate on cycle counts ([`gate`]).
+//! `--identical` replaces the comparison with a check that B holds exactly what A holds
+//! ([`identical`]).
 //!
 //! A cycle count depends on the code the compilers emit, so the comparison names the compilers
 //! of both runs when they differ, and says so when a run does not name its compilers.
 
 mod gate;
+mod identical;
 
 use std::collections::HashMap;
 use std::fmt::{self, Write as _};
@@ -50,6 +53,8 @@ pub struct Args {
     /// compilers: for a change meant to move no cycle, such as a faster simulation model.
     #[arg(long, conflicts_with = "fail_above")]
     fail_on_change: bool,
+    #[command(flatten)]
+    identity: identical::Options,
 }
 
 /// How the comparison is printed.
@@ -67,6 +72,9 @@ pub enum Format {
 
 /// Runs `cyclebench compare`.
 pub fn run(args: Args) -> Result<bool> {
+    if args.identity.identical {
+        return identical::run(&args.a, &args.b, &args.identity);
+    }
     let a = load::load(&args.a)?;
     let b = load::load(&args.b)?;
     a.warn_about_skipped();
