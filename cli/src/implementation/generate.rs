@@ -18,7 +18,9 @@ const IMPL_CRATE: &str = "firmware/impl";
 
 /// The interfaces' crate as the generated crate reaches it, through its link to the tree.
 fn impl_crate() -> PathBuf {
-    let within = Path::new(IMPL_CRATE).strip_prefix("firmware").unwrap_or(Path::new(IMPL_CRATE));
+    let within = Path::new(IMPL_CRATE)
+        .strip_prefix("firmware")
+        .unwrap_or(Path::new(IMPL_CRATE));
     Path::new(TREE_LINK).join(within)
 }
 
@@ -100,11 +102,7 @@ pub(super) fn manifest(root: &Path, features: &str, parts: &BTreeSet<&str>, fold
         toml_path(&tree.join("suite")),
         features.join(", ")
     );
-    let _ = writeln!(
-        text,
-        "cyclebench-impl = {{ path = {} }}",
-        toml_path(&impl_crate())
-    );
+    let _ = writeln!(text, "cyclebench-impl = {{ path = {} }}", toml_path(&impl_crate()));
     text.push_str("riscv-rt = { version = \"0.12\", features = [\"single-hart\"] }\n");
     for f in folders.iter().filter(|f| f.manifest.language == Language::Rust) {
         let _ = writeln!(

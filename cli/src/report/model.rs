@@ -763,7 +763,7 @@ mod tests {
         let record = |line: usize, name: &str, stats: &str| {
             format!(
                 r#"{{"status":"ok","file":"aes.bench","line":{line},"benchmark":"{}","dataset":"ecb-128-5b",
-                "module":"aes","implementation":"hardware","implementation_name":"{name}","cycle_accurate":true,
+                "implementation":"hardware","implementation_name":"{name}","cycle_accurate":true,
                 "phases":{{"compute":400}},"total_cycles":400,"statistics":{stats}}}"#,
                 BenchmarkKind::Aes.name()
             )

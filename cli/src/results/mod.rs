@@ -218,7 +218,10 @@ const ARRIVAL_DEPENDENT: &[(&str, &str)] = &[
 
 /// Why a measurement of the hardware block `implementation_name` differs between two runs of
 /// the same image, if it does.
-pub fn arrival_dependent(implementation: Option<ImplementationKind>, implementation_name: Option<&str>) -> Option<&'static str> {
+pub fn arrival_dependent(
+    implementation: Option<ImplementationKind>,
+    implementation_name: Option<&str>,
+) -> Option<&'static str> {
     if implementation != Some(ImplementationKind::Hardware) {
         return None;
     }
