@@ -208,12 +208,17 @@ fn copy_tree(scratch: &Path) {
     for file in files.stdout.split(|&b| b == 0).filter(|f| !f.is_empty()) {
         let file = std::str::from_utf8(file).unwrap();
         let from = repo().join(file);
-        if !from.is_file() {
+        let Ok(meta) = from.symlink_metadata() else {
             continue; // deleted in the work tree
-        }
+        };
         let to = scratch.join(file);
         std::fs::create_dir_all(to.parent().unwrap()).unwrap();
-        std::fs::copy(&from, &to).unwrap();
+        if meta.file_type().is_symlink() {
+            // As a link (the firmware's `protocol`), so that the copy builds as the tree does.
+            std::os::unix::fs::symlink(std::fs::read_link(&from).unwrap(), &to).unwrap();
+        } else {
+            std::fs::copy(&from, &to).unwrap();
+        }
     }
 }
 

@@ -96,8 +96,7 @@ pub fn names() -> Names {
     }
 }
 
-/// The options of `kind` whose values the tool has a list of, with that list. A new kind does
-/// not compile here until its lists are named.
+/// The options of `kind` whose values the tool has a list of, with that list.
 fn listed_values(kind: BenchmarkKind) -> Vec<(&'static str, Vec<&'static str>)> {
     let ids = |datasets: &mut dyn Iterator<Item = &'static str>| datasets.collect::<Vec<_>>();
     let software = (SOFTWARE_FIELD, json_names::<SoftwareLibrary>().to_vec());
@@ -137,5 +136,10 @@ fn listed_values(kind: BenchmarkKind) -> Vec<(&'static str, Vec<&'static str>)> 
             ("unverifiable", json_names::<OutsideProgram>().to_vec()),
         ],
         BenchmarkKind::RngTrueRandom | BenchmarkKind::Micro | BenchmarkKind::Implementation => Vec::new(),
+        // A kind added by the recipe of docs/extending.md, which touches no file here: it has
+        // no listed values until it is named above, and the document check holds its options
+        // by name.
+        #[allow(unreachable_patterns)]
+        _ => Vec::new(),
     }
 }
