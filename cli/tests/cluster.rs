@@ -9,15 +9,6 @@ use std::time::{Duration, Instant};
 use common::{cyclebench, records, repo, text};
 use serde_json::Value;
 
-/// Records without what differs from run to run (when each reply arrived).
-fn comparable(dir: &Path) -> Vec<Value> {
-    let mut records = records(dir);
-    for r in &mut records {
-        r.as_object_mut().unwrap().remove("timestamp");
-    }
-    records
-}
-
 fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
@@ -26,23 +17,18 @@ fn meta(dir: &Path) -> Value {
     serde_json::from_str(&read(&dir.join("run.json"))).unwrap()
 }
 
-/// Asserts that `b` holds what `a` holds: records (but for timestamps), CSV and `.out` files.
-fn same_results(a: &Path, b: &Path, outs: &[&str]) {
-    let (ra, rb) = (comparable(a), comparable(b));
-    assert_eq!(
-        ra.len(),
-        rb.len(),
-        "record counts of {} and {}",
+/// Asserts that `b` holds what `a` holds, as the tool's one identity check judges it
+/// (`compare --identical`: records but for their timestamps and attempts, in order, the CSV
+/// and every input file's `.out`).
+fn same_results(a: &Path, b: &Path) {
+    let o = cyclebench(&["compare", &a.to_string_lossy(), &b.to_string_lossy(), "--identical"]);
+    assert!(
+        o.status.success(),
+        "{} against {}: {}",
+        b.display(),
         a.display(),
-        b.display()
+        text(&o)
     );
-    for (x, y) in ra.iter().zip(&rb) {
-        assert_eq!(x, y);
-    }
-    assert_eq!(read(&a.join("results.csv")), read(&b.join("results.csv")));
-    for out in outs {
-        assert_eq!(read(&a.join(out)), read(&b.join(out)), "{out}");
-    }
 }
 
 /// Runs to the end: exit status 0, or 1 when a line failed (the set's line that is no request).
@@ -91,8 +77,6 @@ fn set(dir: &Path) -> Vec<String> {
     files
 }
 
-const OUTS: [&str; 5] = ["sha2.out", "aes_modes.out", "micro.out", "mixed.out", "ordered.out"];
-
 /// `run --target qemu-virt --no-report --out OUT`, the further `options`, then `files`.
 fn qemu_run<'a>(out: &'a str, options: &[&'a str], files: &[&'a str]) -> Vec<&'a str> {
     let mut args = vec!["run", "--target", "qemu-virt", "--no-report", "--out", out];
@@ -136,7 +120,7 @@ fn three_shards_merged_are_what_one_machine_writes() {
         "--out",
         &merged,
     ]);
-    same_results(Path::new(&one), Path::new(&merged), &OUTS);
+    same_results(Path::new(&one), Path::new(&merged));
     let m = meta(Path::new(&merged));
     assert!(m["shard"].is_null() && m["finished"] == true, "{m}");
     assert_eq!(m["merged_from"].as_array().unwrap().len(), 3);
@@ -292,7 +276,7 @@ fn a_run_killed_outright_resumes_to_what_an_uninterrupted_run_writes() {
         "2",
         "--no-report",
     ]);
-    same_results(&whole, &killed, &["long.out", "micro.out"]);
+    same_results(&whole, &killed);
     let m = meta(&killed);
     assert_eq!(
         (m["finished"].as_bool(), m["requests"].as_u64()),
@@ -303,7 +287,7 @@ fn a_run_killed_outright_resumes_to_what_an_uninterrupted_run_writes() {
 
     // A finished run resumed measures nothing and stays as it is.
     run(&["run", "--resume", killed.to_str().unwrap(), "--no-report"]);
-    same_results(&whole, &killed, &["long.out", "micro.out"]);
+    same_results(&whole, &killed);
 }
 
 #[test]
