@@ -18,7 +18,7 @@ mod signals;
 mod study;
 mod submit;
 mod summary;
-mod target;
+mod targets;
 
 use std::process::ExitCode;
 

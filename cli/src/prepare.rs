@@ -4,7 +4,7 @@
 
 use anyhow::Result;
 
-use crate::target::{LinkKind, Target};
+use crate::targets::{LinkKind, Target};
 
 /// Arguments of `cyclebench prepare`: what decides the model and the firmware, nothing else
 /// (a board on a serial port needs nothing built, and waits and traces belong to a run).

@@ -5,7 +5,7 @@ use std::time::Instant;
 use anyhow::{bail, Result};
 
 use crate::link::ReadError;
-use crate::target::{Target, TargetArgs};
+use crate::targets::{Target, TargetArgs};
 
 /// The target the self-tests run on when none is named: QEMU starts in seconds, where a
 /// cycle-accurate model may first have to be built.

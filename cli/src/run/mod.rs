@@ -28,7 +28,7 @@ use crate::results::{self as records, Record, ResultsWriter, Status};
 use crate::session::{Exchange, Session, Timing, DEFAULT_ATTEMPTS};
 use crate::signals;
 use crate::summary;
-use crate::target::TargetArgs;
+use crate::targets::TargetArgs;
 pub use meta::Meta;
 use ordered::Ordered;
 pub(crate) use pool::Pool;

@@ -16,7 +16,7 @@ use super::previous::{self, KnownFile};
 use super::Args;
 use crate::bench_file::Line;
 use crate::results::ResultsWriter;
-use crate::target::{LinkKind, Target};
+use crate::targets::{LinkKind, Target};
 
 /// Where earlier sessions' files are kept until a session finishes.
 const EARLIER: &str = ".earlier";

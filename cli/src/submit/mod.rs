@@ -19,7 +19,7 @@ use std::process::Command;
 use anyhow::{bail, Context, Result};
 
 use crate::firmware;
-use crate::target::{LinkKind, Target};
+use crate::targets::{LinkKind, Target};
 use run_options::RunOptions;
 use scripts::Jobs;
 

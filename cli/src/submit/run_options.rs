@@ -10,7 +10,7 @@ use anyhow::{bail, Result};
 use cyclebench_protocol::IMPL_FIELD;
 
 use crate::bench_file::SWEEP_REQUESTS_WITHOUT_YES;
-use crate::target::timeout_seconds;
+use crate::targets::timeout_seconds;
 
 /// The `run` options of every shard, spelt and checked as `run` spells and checks them.
 #[derive(clap::Args, Clone, Debug, Default)]
