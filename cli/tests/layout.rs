@@ -339,3 +339,24 @@ fn a_rust_implementation_with_an_unrelated_function_measures_the_same() {
         same_records(&dirs[0], &dirs[1], &format!("{target}, an unrelated function added"));
     }
 }
+
+#[test]
+#[ignore = "builds an image from a second checkout; scripts/test.sh runs it"]
+fn an_image_whose_measured_code_left_the_block_is_refused_naming_it() {
+    // A checkout whose linker script leaves one measured crate out of the block, built by this
+    // tool, which still counts it as measured: the deliberately broken layout the check is for.
+    let scratch = tempfile::tempdir().unwrap();
+    let copy = scratch.path().join("broken");
+    copy_checkout(&copy);
+    let rules = copy.join("firmware/suite/build/layout_rules.rs");
+    let source = fs::read_to_string(&rules).unwrap();
+    assert!(source.contains("    \"sha2\",\n"), "the rules name sha2");
+    fs::write(&rules, source.replacen("    \"sha2\",\n", "", 1)).unwrap();
+    let o = cyclebench_in(&repo(), Some(&copy), &["prepare", "--target", "qemu-virt"]);
+    let log = text(&o);
+    assert!(!o.status.success(), "{log}");
+    assert!(
+        log.contains("outside the measured block") && log.contains("sha2::"),
+        "{log}"
+    );
+}
