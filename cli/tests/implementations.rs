@@ -13,25 +13,7 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
-use common::{records, repo, text};
-
-/// Copies `from` into `to`, leaving out what a build of a Rust folder leaves behind.
-fn copy_dir(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for entry in fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let name = entry.file_name();
-        if name == "target" || name == "Cargo.lock" {
-            continue;
-        }
-        let (source, dest) = (entry.path(), to.join(&name));
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&source, &dest);
-        } else {
-            fs::copy(&source, &dest).unwrap();
-        }
-    }
-}
+use common::{copy_dir, records, repo, text};
 
 /// A copy of `examples/impl/NAME` in `into`, as a user takes an example out of the tree.
 fn example(name: &str, into: &Path) -> PathBuf {

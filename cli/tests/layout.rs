@@ -14,7 +14,7 @@ use std::process::{Command, Output, Stdio};
 
 use object::{Object, ObjectSection, ObjectSymbol};
 
-use common::{repo, text};
+use common::{copy_dir, repo, text};
 
 /// The targets whose cycles the tests hold still: the core alone and the chip.
 const TARGETS: [&str; 2] = ["ibex-sim", "earlgrey-sim-unmasked"];
@@ -211,24 +211,6 @@ fn another_folder_builds_the_same_block_and_unrelated_code_moves_no_software_rec
     }
 }
 
-/// Copies `from` into `to`, leaving out what a build leaves behind.
-fn copy_dir(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for entry in fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let name = entry.file_name();
-        if name == "target" || name == "Cargo.lock" {
-            continue;
-        }
-        let (source, dest) = (entry.path(), to.join(&name));
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&source, &dest);
-        } else {
-            fs::copy(&source, &dest).unwrap();
-        }
-    }
-}
-
 /// The example SHA-256 in C split over two files, `core.c` (the compression function, called
 /// from the other file) and `api.c` (the interface), each with its own static helpers of the
 /// same names, listed in `sources` as `order` says, plus the files `extra`.
@@ -278,23 +260,25 @@ fn c_sources_in_any_order_and_an_unrelated_source_measure_the_same() {
     split_sha256(&one, ["core.c", "api.c"], &[]);
     split_sha256(&two, ["api.c", "core.c"], &["unrelated.c"]);
     fs::write(scratch.path().join("split.bench"), IMPL_SET).unwrap();
+    both_measure_the_same(
+        scratch.path(),
+        [&one, &two],
+        "split.bench",
+        "sources reordered and one added",
+    );
+}
+
+/// Runs `bench` in `dir` with the implementation folder `folders[0]`, then with `folders[1]`,
+/// on every target of [`TARGETS`], and holds the second run to the first (`what` names the
+/// difference between the folders).
+fn both_measure_the_same(dir: &Path, folders: [&Path; 2], bench: &str, what: &str) {
     for target in TARGETS {
-        let mut dirs = Vec::new();
-        for (name, folder) in [("one", &one), ("two", &two)] {
-            let out = format!("{name}-{target}");
-            dirs.push(run(
-                scratch.path(),
-                None,
-                target,
-                &out,
-                &["--impl", folder.to_str().unwrap(), "split.bench"],
-            ));
-        }
-        same_records(
-            &dirs[0],
-            &dirs[1],
-            &format!("{target}, sources reordered and one added"),
-        );
+        let runs = folders.map(|folder| {
+            let name = folder.parent().and_then(Path::file_name).unwrap().to_string_lossy();
+            let args = ["--impl", folder.to_str().unwrap(), bench];
+            run(dir, None, target, &format!("{name}-{target}"), &args)
+        });
+        same_records(&runs[0], &runs[1], &format!("{target}, {what}"));
     }
 }
 
@@ -324,20 +308,12 @@ fn a_rust_implementation_with_an_unrelated_function_measures_the_same() {
         .map(|l| format!("{l}\n"))
         .collect();
     fs::write(scratch.path().join("poly.bench"), set).unwrap();
-    for target in TARGETS {
-        let mut dirs = Vec::new();
-        for (name, folder) in [("one", &one), ("two", &two)] {
-            let out = format!("{name}-{target}");
-            dirs.push(run(
-                scratch.path(),
-                None,
-                target,
-                &out,
-                &["--impl", folder.to_str().unwrap(), "poly.bench"],
-            ));
-        }
-        same_records(&dirs[0], &dirs[1], &format!("{target}, an unrelated function added"));
-    }
+    both_measure_the_same(
+        scratch.path(),
+        [&one, &two],
+        "poly.bench",
+        "an unrelated function added",
+    );
 }
 
 #[test]

@@ -78,3 +78,22 @@ pub fn software_pairs(records: &[Value]) -> Vec<(&Value, &Value)> {
     }
     pairs
 }
+
+/// Copies `from` into `to`, leaving out what a build of a Rust folder leaves behind.
+#[allow(dead_code)] // each test file is its own crate; only those that copy example folders use it
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let name = entry.file_name();
+        if name == "target" || name == "Cargo.lock" {
+            continue;
+        }
+        let (source, dest) = (entry.path(), to.join(&name));
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&source, &dest);
+        } else {
+            std::fs::copy(&source, &dest).unwrap();
+        }
+    }
+}
