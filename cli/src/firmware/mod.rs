@@ -56,9 +56,9 @@ pub fn build_with(features: &str, zbb: bool, selftest: bool, layout: Layout) -> 
     let target_dir = root
         .join("target/firmware")
         .join(format!("{}{isa}-{variant}", features.replace(',', "+")));
-    let mut features = String::from(features);
+    let mut cargo_features = String::from(features);
     if selftest {
-        features.push_str(",selftest");
+        cargo_features.push_str(",selftest");
     }
     let mut cargo = cargo_for_target(&root, zbb);
     layout.apply(&mut cargo, &[]);
@@ -71,7 +71,7 @@ pub fn build_with(features: &str, zbb: bool, selftest: bool, layout: Layout) -> 
             "-p",
             "cyclebench-suite",
             "--features",
-            &features,
+            &cargo_features,
         ])
         .arg("--target-dir")
         .arg(&target_dir)
@@ -79,7 +79,7 @@ pub fn build_with(features: &str, zbb: bool, selftest: bool, layout: Layout) -> 
         .context("running cargo to build the firmware (is Rust installed? run scripts/setup.sh)")?;
     if !output.status.success() {
         bail!(
-            "building the {variant} firmware ({features}) failed:\n{}",
+            "building the {variant} firmware ({cargo_features}) failed:\n{}",
             String::from_utf8_lossy(&output.stderr)
         );
     }
@@ -100,9 +100,8 @@ pub fn build_with(features: &str, zbb: bool, selftest: bool, layout: Layout) -> 
     let partial = copy.with_extension(format!("elf.{}", std::process::id()));
     std::fs::copy(&elf, &partial).with_context(|| format!("copying the image to {}", partial.display()))?;
     std::fs::rename(&partial, &copy).with_context(|| format!("renaming the image to {}", copy.display()))?;
-    let base_features = features.trim_end_matches(",selftest");
-    verify_layout(&copy, base_features, layout, &Measured::suite(), || {
-        build_with(base_features, zbb, selftest, Layout::default())
+    verify_layout(&copy, features, layout, &Measured::suite(), || {
+        build_with(features, zbb, selftest, Layout::default())
     })?;
     Ok(copy)
 }
