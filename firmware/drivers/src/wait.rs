@@ -5,45 +5,42 @@
 
 use cyclebench_modules::ModuleError;
 
-/// Polls a hardware wait may take before it is reported as a timeout. Every poll is a bus load
-/// of at least three cycles on the chips the suite drives, so this is over 750 k cycles: far
-/// above any operation the suite drives (the slowest, entropy seeding, takes thousands).
-pub const WAIT_LIMIT_POLLS: u32 = 1 << 18;
+/// How many polls a wait may take before it is reported as a timeout. Every poll is a bus load
+/// of at least three cycles on the chips the suite drives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    /// Over 750 k cycles: far above any operation the suite drives but one (the slowest,
+    /// entropy seeding, takes thousands).
+    Short,
+    /// Over 100 M cycles: above the longest program the suite runs on an accelerator (an
+    /// RSA-2048 decryption on OTBN, some 17 M cycles).
+    Long,
+}
 
-/// Polls `ready` until it returns true; `what` names the awaited event in the timeout error.
-#[inline(always)]
-pub fn until(what: &'static str, mut ready: impl FnMut() -> bool) -> Result<(), ModuleError> {
-    // A poll is a peripheral load, the dependent mask and a branch; anything more between two
-    // polls (reading the cycle counter, a limit reloaded from the stack) delays the moment a
-    // ready module is seen. So the bound is a count of polls kept in a register, set once after
-    // the eighth poll and counted down once per eight.
-    if ready() || ready() || ready() || ready() || ready() || ready() || ready() || ready() {
-        return Ok(());
-    }
-    let mut rounds = WAIT_LIMIT_POLLS / 8;
-    loop {
-        if ready() || ready() || ready() || ready() || ready() || ready() || ready() || ready() {
-            return Ok(());
-        }
-        rounds -= 1;
-        if rounds == 0 {
-            return Err(ModuleError::Timeout(what));
+impl Limit {
+    /// The number of polls.
+    #[inline(always)]
+    pub const fn polls(self) -> u32 {
+        match self {
+            Limit::Short => 1 << 18,
+            Limit::Long => 1 << 25,
         }
     }
 }
 
-/// Polls a wait for a long computation may take: over 100 M cycles, above the longest program
-/// the suite runs on an accelerator (an RSA-2048 decryption on OTBN, some 17 M cycles).
-pub const LONG_WAIT_LIMIT_POLLS: u32 = 1 << 25;
-
-/// [`until`] with the bound [`LONG_WAIT_LIMIT_POLLS`], for a module that computes for millions
-/// of cycles. The same polls: the bound only changes the count the register starts from.
+/// Polls `ready` until it returns true, at most `limit` polls; `what` names the awaited event
+/// in the timeout error.
 #[inline(always)]
-pub fn until_long(what: &'static str, mut ready: impl FnMut() -> bool) -> Result<(), ModuleError> {
+pub fn until(what: &'static str, limit: Limit, mut ready: impl FnMut() -> bool) -> Result<(), ModuleError> {
+    // A poll is a peripheral load, the dependent mask and a branch; anything more between two
+    // polls (reading the cycle counter, a limit reloaded from the stack) delays the moment a
+    // ready module is seen. So the bound is a count of polls kept in a register, set once after
+    // the eighth poll and counted down once per eight; `limit` is a constant at every call, so
+    // it only changes the count the register starts from.
     if ready() || ready() || ready() || ready() || ready() || ready() || ready() || ready() {
         return Ok(());
     }
-    let mut rounds = LONG_WAIT_LIMIT_POLLS / 8;
+    let mut rounds = limit.polls() / 8;
     loop {
         if ready() || ready() || ready() || ready() || ready() || ready() || ready() || ready() {
             return Ok(());

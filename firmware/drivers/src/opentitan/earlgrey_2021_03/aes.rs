@@ -28,7 +28,9 @@ impl Aes {
     /// Waits for STATUS.idle.
     #[inline(always)]
     pub fn wait_idle(&self) -> Result<(), ModuleError> {
-        wait::until("aes idle", || self.regs.bit(r::STATUS_REG_OFFSET, r::STATUS_IDLE_BIT))
+        wait::until("aes idle", wait::Limit::Short, || {
+            self.regs.bit(r::STATUS_REG_OFFSET, r::STATUS_IDLE_BIT)
+        })
     }
 }
 
@@ -74,7 +76,7 @@ impl AesEngine for Aes {
     /// STATUS.input_ready.
     #[inline(always)]
     fn wait_for_input_ready(&mut self) -> Result<(), ModuleError> {
-        wait::until("aes input ready", || {
+        wait::until("aes input ready", wait::Limit::Short, || {
             self.regs.bit(r::STATUS_REG_OFFSET, r::STATUS_INPUT_READY_BIT)
         })
     }
@@ -105,7 +107,7 @@ impl AesEngine for Aes {
     /// STATUS.output_valid.
     #[inline(always)]
     fn wait_for_output(&mut self) -> Result<(), ModuleError> {
-        wait::until("aes output valid", || {
+        wait::until("aes output valid", wait::Limit::Short, || {
             self.regs.bit(r::STATUS_REG_OFFSET, r::STATUS_OUTPUT_VALID_BIT)
         })
     }

@@ -11,7 +11,7 @@
 
 use super::regs::clkmgr as r;
 use crate::mmio::Mmio;
-use crate::wait::WAIT_LIMIT_POLLS;
+use crate::wait;
 use cyclebench_modules::ModuleError;
 
 /// A block whose clock the hint controls (bit positions of `CLK_HINTS` and its status).
@@ -59,8 +59,6 @@ impl Clocks {
     }
 
     /// Starts the clock of `block` and waits until the clock manager reports it running.
-    // Not a `wait::until`: that one is unrolled for the shortest reaction, which a wait
-    // outside every measurement does not need, and the suite's image is short of flash.
     #[inline(never)]
     pub fn run(&mut self, block: Hinted) -> Result<(), ModuleError> {
         let bit = 1 << block as u32;
@@ -69,11 +67,9 @@ impl Clocks {
         }
         self.hints |= bit;
         self.regs.write(r::CLK_HINTS_REG_OFFSET, self.hints);
-        for _ in 0..WAIT_LIMIT_POLLS {
-            if self.regs.read(r::CLK_HINTS_STATUS_REG_OFFSET) & bit != 0 {
-                return Ok(());
-            }
-        }
-        Err(ModuleError::Timeout("block clock to start"))
+        let regs = &self.regs;
+        wait::until("block clock to start", wait::Limit::Short, || {
+            regs.read(r::CLK_HINTS_STATUS_REG_OFFSET) & bit != 0
+        })
     }
 }

@@ -33,7 +33,7 @@ impl Csrng {
     /// Waits for SW_CMD_STS.cmd_rdy, then writes one word of a command.
     #[inline(always)]
     fn send(&self, word: u32) -> Result<(), ModuleError> {
-        wait::until("csrng command ready", || {
+        wait::until("csrng command ready", wait::Limit::Short, || {
             self.regs.bit(r::SW_CMD_STS_REG_OFFSET, r::SW_CMD_STS_CMD_RDY_BIT)
         })?;
         self.regs.write(r::CMD_REQ_REG_OFFSET, word);
@@ -73,7 +73,7 @@ impl Rng for Csrng {
             return Err(ModuleError::Usage("generate length out of range"));
         }
         self.send(GENERATE | (blocks << GLEN_OFFSET))?;
-        wait::until("csrng genbits valid", || {
+        wait::until("csrng genbits valid", wait::Limit::Short, || {
             self.regs.bit(r::GENBITS_VLD_REG_OFFSET, r::GENBITS_VLD_GENBITS_VLD_BIT)
         })
     }
@@ -81,7 +81,7 @@ impl Rng for Csrng {
     /// GENBITS four times, after GENBITS_VLD (already checked for the first block).
     #[inline(always)]
     fn read_output(&mut self) -> Result<[u32; 4], ModuleError> {
-        wait::until("csrng genbits valid", || {
+        wait::until("csrng genbits valid", wait::Limit::Short, || {
             self.regs.bit(r::GENBITS_VLD_REG_OFFSET, r::GENBITS_VLD_GENBITS_VLD_BIT)
         })?;
         Ok(core::array::from_fn(|_| self.regs.read(r::GENBITS_REG_OFFSET)))

@@ -73,7 +73,7 @@ impl Hasher for Hmac {
     #[inline(always)]
     fn wait_for_completion(&mut self) -> Result<(), ModuleError> {
         self.regs.write(r::CMD_REG_OFFSET, 1 << r::CMD_HASH_PROCESS_BIT);
-        wait::until("hmac done", || {
+        wait::until("hmac done", wait::Limit::Short, || {
             self.regs.bit(r::INTR_STATE_REG_OFFSET, r::INTR_STATE_HMAC_DONE_BIT)
         })
     }

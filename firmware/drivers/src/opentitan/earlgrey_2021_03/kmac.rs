@@ -71,7 +71,7 @@ impl Hasher for Kmac {
     #[inline(always)]
     fn wait_for_completion(&mut self) -> Result<(), ModuleError> {
         self.command(r::CMD_CMD_VALUE_PROCESS);
-        wait::until("kmac squeeze", || {
+        wait::until("kmac squeeze", wait::Limit::Short, || {
             self.regs.bit(r::STATUS_REG_OFFSET, r::STATUS_SHA3_SQUEEZE_BIT)
         })
     }

@@ -160,7 +160,9 @@ impl BigNumAccelerator for Otbn {
     /// STATUS.busy clear (bounded), then ERR_BITS.
     #[inline(always)]
     fn wait_for_completion(&mut self) -> Result<u32, ModuleError> {
-        wait::until_long("otbn done", || !self.regs.bit(r::STATUS_REG_OFFSET, r::STATUS_BUSY_BIT))?;
+        wait::until("otbn done", wait::Limit::Long, || {
+            !self.regs.bit(r::STATUS_REG_OFFSET, r::STATUS_BUSY_BIT)
+        })?;
         Ok(self.regs.read(r::ERR_BITS_REG_OFFSET))
     }
 }
