@@ -50,7 +50,7 @@ pub fn hello<P: Platform>(platform: &P, overhead: u32) -> Reply {
 pub fn run<P: Platform>(platform: &mut P, overhead: u32, implementations: &[Implementation]) -> ! {
     // The suite's own code (decoding, replies, set-up) runs from flash; a cache speeds it up.
     // Every benchmark runs with it off again, as calibration did.
-    platform.instruction_cache(true);
+    P::set_instruction_cache(true);
     // A newline first ends any garbage the host's terminal may have buffered.
     platform.comm().write_byte(b'\n');
     // The last request carried out other than a status or repeat request, and its reply:
@@ -107,9 +107,9 @@ pub fn run<P: Platform>(platform: &mut P, overhead: u32, implementations: &[Impl
                         Request::Benchmark(b) => {
                             // Outside every measured window: the host now knows to wait.
                             send(platform, Some(id), &Reply::Accepted);
-                            platform.instruction_cache(false);
+                            P::set_instruction_cache(false);
                             let outcome = benchmarks::run(platform, &b, overhead, implementations);
-                            platform.instruction_cache(true);
+                            P::set_instruction_cache(true);
                             platform.stop_unused_clocks();
                             match outcome {
                                 Ok(results) => {

@@ -244,10 +244,6 @@ impl Platform for EarlGrey {
 
     // Ibex here has an instruction cache (`IbexICache = 1`), off after reset. On, the suite's
     // code in flash runs several times faster between requests; measurements keep it off.
-    fn instruction_cache(&mut self, enabled: bool) {
-        ibex::set_instruction_cache(enabled);
-    }
-
     #[inline(always)]
     fn set_instruction_cache(enabled: bool) {
         ibex::set_instruction_cache(enabled);

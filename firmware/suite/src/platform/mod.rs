@@ -80,11 +80,9 @@ pub trait Platform {
     /// starts what it needs). No-op where nothing can be stopped.
     fn stop_unused_clocks(&mut self) {}
     /// Turns an instruction cache on (between requests, where the suite's own code runs) or
-    /// off (in every measurement, as the core comes out of reset). No-op without one.
-    fn instruction_cache(&mut self, _enabled: bool) {}
-    /// The same switch for code that holds one of the platform's modules and so cannot
-    /// borrow the platform: a leakage test turns the cache on for its bookkeeping between
-    /// windows and off for every window. No-op without a cache.
+    /// off (in every measurement, as the core comes out of reset). An associated function, not
+    /// a method, so that code holding one of the platform's modules (a leakage test between
+    /// its windows) can switch it too. No-op without a cache.
     #[inline(always)]
     fn set_instruction_cache(_enabled: bool) {}
     /// Empties the instruction cache and sets its way choice to one state whatever ran
