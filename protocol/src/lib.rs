@@ -10,6 +10,7 @@
 extern crate alloc;
 
 mod dataset;
+mod implementation_vocabulary;
 #[cfg(feature = "serde")]
 mod json_names;
 pub mod kind;
@@ -20,6 +21,9 @@ mod request;
 pub mod wire;
 
 pub use dataset::{DatasetId, DatasetIdError};
+pub use implementation_vocabulary::{
+    Algorithm, CFunction, DeclaredSize, Interface, Secret, DEFAULT_BLOCK_BYTES, DEFAULT_DIGEST_BYTES,
+};
 #[cfg(feature = "serde")]
 pub use json_names::json_names;
 pub use kind::{DatasetFamily, Description, Field, Kind, PhaseCategory, PhaseSpec, Presentation, Shape, Unbounded};

@@ -7,7 +7,7 @@ use std::process::Command;
 
 use anyhow::{bail, Context, Result};
 
-use super::manifest::Folder;
+use super::manifest::{CSources, Folder};
 use crate::firmware;
 use crate::firmware::layout::rules::RAM_FUNCTION_ALIGN;
 
@@ -48,25 +48,26 @@ pub(super) fn renamed(name: &str, symbol: &str) -> String {
     format!("cyclebench_{}_{symbol}", ident(name))
 }
 
-/// The flags of one C implementation: the target's, its interface's renaming, the header's
-/// folder, then its own.
-pub(super) fn c_flags(f: &Folder, zbb: bool) -> Vec<String> {
+/// The flags of one C implementation `name`: the target's, its interface's renaming, the
+/// header's folder, then its own.
+pub(super) fn c_flags(name: &str, c: &CSources, zbb: bool) -> Vec<String> {
     let include = firmware::repo_root().join("firmware/impl/include");
     let mut flags = target_cflags(zbb);
     flags.push(format!("-I{}", include.display()));
-    for symbol in f.manifest.interface.symbols() {
-        flags.push(format!("-D{symbol}={}", renamed(&f.manifest.name, symbol)));
+    for function in c.interface.interface().functions() {
+        flags.push(format!("-D{}={}", function.symbol, renamed(name, function.symbol)));
     }
-    flags.extend(f.manifest.cflags.iter().cloned());
+    flags.extend(c.cflags.iter().cloned());
     flags
 }
 
-/// Compiles every source of `f` into `out`; a compiler error comes back as the compiler wrote
-/// it, with the folder's file and line. Then checks that the interface's functions are defined.
-pub(super) fn compile_c(f: &Folder, flags: &[String], out: &Path) -> Result<Vec<PathBuf>> {
+/// Compiles every source of `c`, the C of folder `f`, into `out`; a compiler error comes back
+/// as the compiler wrote it, with the folder's file and line. Then checks that the interface's
+/// functions are defined.
+pub(super) fn compile_c(f: &Folder, c: &CSources, flags: &[String], out: &Path) -> Result<Vec<PathBuf>> {
     std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
     let mut objects = Vec::new();
-    for source in &f.manifest.sources {
+    for source in &c.sources {
         let object = out.join(format!("{}.o", source.display().to_string().replace(['/', '\\'], "_")));
         // Compiled beside the last object and put in its place only when it differs: an object
         // that did not change keeps its time, and cargo then neither relinks nor rebuilds.
@@ -98,7 +99,8 @@ pub(super) fn compile_c(f: &Folder, flags: &[String], out: &Path) -> Result<Vec<
         objects.push(object);
     }
     let defined = defined_functions(&objects)?;
-    for symbol in f.manifest.interface.symbols() {
+    let interface = c.interface.interface();
+    for symbol in interface.functions().iter().map(|function| function.symbol) {
         if !defined.contains(&renamed(&f.manifest.name, symbol)) {
             let prefix = format!("cyclebench_{}_", ident(&f.manifest.name));
             let others: Vec<String> = defined
@@ -109,14 +111,13 @@ pub(super) fn compile_c(f: &Folder, flags: &[String], out: &Path) -> Result<Vec<
                 "{}: interface {} needs the function {symbol}, which {} {} not define (defined: {}); \
                  its prototype is in cyclebench.h",
                 f.manifest.name,
-                f.manifest.interface.name(),
-                f.manifest
-                    .sources
+                interface.name(),
+                c.sources
                     .iter()
                     .map(|s| s.display().to_string())
                     .collect::<Vec<_>>()
                     .join(", "),
-                if f.manifest.sources.len() == 1 { "does" } else { "do" },
+                if c.sources.len() == 1 { "does" } else { "do" },
                 if others.is_empty() {
                     String::from("nothing global")
                 } else {

@@ -7,9 +7,10 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
+use cyclebench_protocol::CFunction;
 
 use super::compile::{ident, renamed};
-use super::manifest::{Folder, Interface, Language, OutputBytes, Secret};
+use super::manifest::{CInterface, Code, Folder, FunctionOutput};
 use super::vectors::Vector;
 
 /// The interfaces' crate, from the checkout's root (under `firmware/`, which the generated
@@ -59,8 +60,10 @@ pub(super) fn link_sources(generated: &Path, root: &Path, folders: &[Folder]) ->
     }
     std::fs::create_dir_all(&users).with_context(|| format!("creating {}", users.display()))?;
     link(&root.join("firmware"), &generated.join(TREE_LINK))?;
-    for f in folders.iter().filter(|f| f.manifest.language == Language::Rust) {
-        link(&f.crate_dir(), &users.join(ident(&f.manifest.name)))?;
+    for f in folders {
+        if let Some(dir) = f.crate_dir() {
+            link(&dir, &users.join(ident(&f.manifest.name)))?;
+        }
     }
     Ok(())
 }
@@ -104,12 +107,13 @@ pub(super) fn manifest(root: &Path, features: &str, parts: &BTreeSet<&str>, fold
     );
     let _ = writeln!(text, "cyclebench-impl = {{ path = {} }}", toml_path(&impl_crate()));
     text.push_str("riscv-rt = { version = \"0.12\", features = [\"single-hart\"] }\n");
-    for f in folders.iter().filter(|f| f.manifest.language == Language::Rust) {
+    for f in folders {
+        let Some(dir) = f.crate_dir() else { continue };
         let _ = writeln!(
             text,
             "user_{} = {{ package = \"{}\", path = {} }}",
             ident(&f.manifest.name),
-            package_name(&f.crate_dir())?,
+            package_name(&dir)?,
             toml_path(&Path::new(USER_LINKS).join(ident(&f.manifest.name)))
         );
     }
@@ -166,22 +170,18 @@ pub(super) fn main_rs(folders: &[Folder], vectors: &[Vec<Vector>]) -> String {
          #![no_std]\n#![no_main]\n\n\
          // Which of these a registry uses depends on its implementations' interfaces.\n\
          #[allow(unused_imports)]\n\
-         use cyclebench_impl::{Implementation, Interface, Output, Reference, Secret, Vector};\n\n",
+         use cyclebench_impl::{Algorithm, Implementation, Interface, Output, Secret, Vector};\n\n",
     );
     let mut externs = String::new();
-    for f in folders.iter().filter(|f| f.manifest.language == Language::C) {
-        let name = &f.manifest.name;
-        let signature = |symbol: &str| match symbol {
-            "crypto_hash" => "(out: *mut u8, input: *const u8, len: u64) -> i32",
-            "crypto_block_setup" => "(context: *mut u8, key: *const u8) -> i32",
-            "crypto_block_encrypt" => "(context: *const u8, out: *mut u8, input: *const u8) -> i32",
-            "crypto_stream_xor" => {
-                "(out: *mut u8, input: *const u8, len: u64, nonce: *const u8, key: *const u8) -> i32"
-            }
-            _ => "(out: *mut u8, input: *const u8, len: usize, key: *const u8) -> i32",
-        };
-        for symbol in f.manifest.interface.symbols() {
-            let _ = writeln!(externs, "    fn {}{};", renamed(name, symbol), signature(symbol));
+    for f in folders {
+        let Code::C(c) = &f.manifest.code else { continue };
+        for function in c.interface.interface().functions() {
+            let _ = writeln!(
+                externs,
+                "    fn {}{};",
+                renamed(&f.manifest.name, function.symbol),
+                function.rust_signature
+            );
         }
     }
     if !externs.is_empty() {
@@ -208,64 +208,20 @@ pub(super) fn main_rs(folders: &[Folder], vectors: &[Vec<Vector>]) -> String {
     );
     for (i, f) in folders.iter().enumerate() {
         let m = &f.manifest;
-        let interface = match m.language {
-            Language::Rust => {
-                let function = match m.interface {
-                    Interface::Hash => "hash_interface",
-                    Interface::BlockCipher => "block_cipher_interface",
-                    Interface::Stream => "stream_interface",
-                    Interface::Function => "function_interface",
-                };
-                format!(
-                    "cyclebench_impl::{function}::<user_{}::{}>()",
-                    ident(&m.name),
-                    m.rust_type.as_deref().unwrap_or_default()
-                )
-            }
-            Language::C => {
-                let r = |s: &str| renamed(&m.name, s);
-                match m.interface {
-                    Interface::Hash => format!(
-                        "Interface::Hash {{ hash: {}, output_bytes: {} }}",
-                        r("crypto_hash"),
-                        match m.output_bytes {
-                            Some(OutputBytes::Fixed(n)) => n,
-                            _ => 32,
-                        }
-                    ),
-                    Interface::BlockCipher => format!(
-                        "Interface::BlockCipher {{ setup: {}, encrypt: {}, context_bytes: {}, key_bytes: {}, block_bytes: {} }}",
-                        r("crypto_block_setup"),
-                        r("crypto_block_encrypt"),
-                        m.context_bytes.unwrap_or(0),
-                        m.key_bytes.unwrap_or(0),
-                        m.block_bytes.unwrap_or(16)
-                    ),
-                    Interface::Stream => format!(
-                        "Interface::Stream {{ xor: {}, key_bytes: {}, nonce_bytes: {} }}",
-                        r("crypto_stream_xor"),
-                        m.key_bytes.unwrap_or(0),
-                        m.nonce_bytes.unwrap_or(0)
-                    ),
-                    Interface::Function => format!(
-                        "Interface::Function {{ function: {}, output_bytes: {}, key_bytes: {}, secret: {} }}",
-                        r("crypto_function"),
-                        match m.output_bytes {
-                            Some(OutputBytes::Fixed(n)) => format!("Output::Fixed({n})"),
-                            _ => String::from("Output::Input"),
-                        },
-                        m.key_bytes.unwrap_or(0),
-                        match m.secret {
-                            Some(Secret::Key) => "Secret::Key",
-                            _ => "Secret::Data",
-                        }
-                    ),
-                }
-            }
+        let interface = match &m.code {
+            Code::Rust(r) => format!(
+                "cyclebench_impl::{}::<user_{}::{}>()",
+                r.interface.rust_constructor(),
+                ident(&m.name),
+                r.rust_type
+            ),
+            Code::C(c) => c_interface(&m.name, c.interface),
         };
+        // The protocol's variants, by the identifiers their derived `Debug` prints: a name
+        // that is no variant does not compile.
         let reference = m
             .algorithm
-            .map_or(String::from("None"), |a| format!("Some(Reference::{})", a.reference()));
+            .map_or(String::from("None"), |a| format!("Some(Algorithm::{a:?})"));
         let _ = writeln!(
             text,
             "    Implementation {{ name: \"{}\", interface: {interface}, reference: {reference}, vectors: &VECTORS_{i} }},",
@@ -277,4 +233,44 @@ pub(super) fn main_rs(folders: &[Folder], vectors: &[Vec<Vector>]) -> String {
          #[riscv_rt::entry]\nfn main() -> ! {\n    cyclebench_suite::start(&IMPLEMENTATIONS)\n}\n",
     );
     text
+}
+
+/// The registry's `Interface` of the C implementation `name`: its renamed functions and its
+/// sizes.
+fn c_interface(name: &str, interface: CInterface) -> String {
+    let r = |f: CFunction| renamed(name, f.symbol);
+    match interface {
+        CInterface::Hash { output_bytes } => format!(
+            "Interface::Hash {{ hash: {}, output_bytes: {output_bytes} }}",
+            r(CFunction::HASH)
+        ),
+        CInterface::BlockCipher {
+            key_bytes,
+            context_bytes,
+            block_bytes,
+        } => format!(
+            "Interface::BlockCipher {{ setup: {}, encrypt: {}, context_bytes: {context_bytes}, key_bytes: {key_bytes}, block_bytes: {block_bytes} }}",
+            r(CFunction::BLOCK_SETUP),
+            r(CFunction::BLOCK_ENCRYPT)
+        ),
+        CInterface::Stream { key_bytes, nonce_bytes } => format!(
+            "Interface::Stream {{ xor: {}, key_bytes: {key_bytes}, nonce_bytes: {nonce_bytes} }}",
+            r(CFunction::STREAM_XOR)
+        ),
+        CInterface::Function {
+            output_bytes,
+            key_bytes,
+            secret,
+        } => {
+            let output = match output_bytes {
+                FunctionOutput::Fixed(n) => format!("Output::Fixed({n})"),
+                FunctionOutput::Input => String::from("Output::Input"),
+            };
+            // `Secret::{secret:?}`: the variant by the identifier its derived `Debug` prints.
+            format!(
+                "Interface::Function {{ function: {}, output_bytes: {output}, key_bytes: {key_bytes}, secret: Secret::{secret:?} }}",
+                r(CFunction::FUNCTION)
+            )
+        }
+    }
 }

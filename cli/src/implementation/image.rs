@@ -13,7 +13,7 @@ use sha2::{Digest, Sha256};
 
 use super::compile::{c_flags, compile_c, compiler_version, functions_of, CC};
 use super::generate::{build_script, link_sources, main_rs, manifest, package_name};
-use super::manifest::{Folder, Language};
+use super::manifest::{Code, Folder};
 use super::vectors::{self, Vector};
 use crate::firmware;
 use crate::firmware::layout::rules::OBJECTS_DIR;
@@ -109,27 +109,27 @@ fn build_parts(features: &str, zbb: bool, folders: &[Folder], parts: &BTreeSet<&
     let mut facts = Vec::new();
     for f in folders {
         let m = &f.manifest;
-        let fact = match m.language {
-            Language::C => {
-                let flags = c_flags(f, zbb);
-                let mut compiled = compile_c(f, &flags, &work.join(OBJECTS_DIR).join(&m.name))?;
+        let fact = match &m.code {
+            Code::C(c) => {
+                let flags = c_flags(&m.name, c, zbb);
+                let mut compiled = compile_c(f, c, &flags, &work.join(OBJECTS_DIR).join(&m.name))?;
                 // Linked by name, not in the order impl.toml lists the sources: sections of one
                 // name (static functions) then keep their order whatever that list says.
                 compiled.sort();
                 objects.extend(compiled);
                 Facts {
                     name: m.name.clone(),
-                    language: String::from("c"),
-                    interface: String::from(m.interface.name()),
+                    language: String::from(m.language().name()),
+                    interface: String::from(m.interface().name()),
                     compiler: compiler.clone(),
                     flags: flags.join(" "),
                     folder: f.dir.clone(),
                 }
             }
-            Language::Rust => Facts {
+            Code::Rust(_) => Facts {
                 name: m.name.clone(),
-                language: String::from("rust"),
-                interface: String::from(m.interface.name()),
+                language: String::from(m.language().name()),
+                interface: String::from(m.interface().name()),
                 compiler: rustc.clone(),
                 flags: format!(
                     "--target riscv32imc-unknown-none-elf{}, release: opt-level 3, lto, codegen-units 1, panic abort",
@@ -181,8 +181,8 @@ fn build_parts(features: &str, zbb: bool, folders: &[Folder], parts: &BTreeSet<&
     let target_dir = work.join("target");
     let crates: Vec<String> = folders
         .iter()
-        .filter(|f| f.manifest.language == Language::Rust)
-        .map(|f| package_name(&f.crate_dir()).map(|name| name.replace('-', "_")))
+        .filter_map(Folder::crate_dir)
+        .map(|dir| package_name(&dir).map(|name| name.replace('-', "_")))
         .collect::<Result<_>>()?;
     let mut cargo = firmware::cargo_for_target(&root, zbb);
     layout.apply(&mut cargo, &crates);
@@ -249,8 +249,8 @@ fn input_key(
     for o in objects {
         hasher.update(std::fs::read(o).with_context(|| format!("reading {}", o.display()))?);
     }
-    for f in folders.iter().filter(|f| f.manifest.language == Language::Rust) {
-        add_tree(&f.crate_dir(), &mut hasher)?;
+    for dir in folders.iter().filter_map(Folder::crate_dir) {
+        add_tree(&dir, &mut hasher)?;
     }
     for c in compilers {
         hasher.update(c.as_bytes());

@@ -1,15 +1,19 @@
-//! `impl.toml`: what an implementation folder holds and how to build it.
+//! `impl.toml`: what an implementation folder holds and how to build it. The file is read as
+//! written ([`Written`]: any key may be there), then checked into a [`Manifest`], which holds
+//! only what its language and interface use: a C implementation its sources and the sizes its
+//! interface declares, a Rust one its crate and type. The names, symbols and sizes are the
+//! protocol's vocabulary ([`Interface`], [`Algorithm`], [`Secret`]).
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
-use cyclebench_protocol::{valid_impl_name, IMPL_ALGORITHMS, IMPL_INTERFACES, MAX_IMPL_NAME};
-use serde::Deserialize;
+use cyclebench_protocol::{valid_impl_name, Algorithm, DeclaredSize, Interface, Secret, MAX_IMPL_NAME};
+use serde::{Deserialize, Deserializer};
 
 /// The file every implementation folder has.
 pub const MANIFEST: &str = "impl.toml";
 
-/// The language of an implementation.
+/// The language of an implementation, as `impl.toml` names it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Language {
@@ -19,121 +23,68 @@ pub enum Language {
     Rust,
 }
 
-/// The fixed interfaces (`firmware/impl/include/cyclebench.h`), named as the protocol names
-/// them ([`IMPL_INTERFACES`], in this order).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(try_from = "String")]
-pub enum Interface {
-    /// `crypto_hash`.
-    Hash,
-    /// `crypto_block_setup` and `crypto_block_encrypt`.
-    BlockCipher,
-    /// `crypto_stream_xor`.
-    Stream,
-    /// `crypto_function`.
-    Function,
-}
-
-impl Interface {
-    const ALL: [Self; 4] = [Self::Hash, Self::BlockCipher, Self::Stream, Self::Function];
-
-    /// The name `impl.toml` gives it.
+impl Language {
+    /// Its name in `impl.toml` and in results.
     pub fn name(self) -> &'static str {
-        IMPL_INTERFACES[self as usize]
-    }
-
-    /// The C functions it consists of.
-    pub fn symbols(self) -> &'static [&'static str] {
         match self {
-            Self::Hash => &["crypto_hash"],
-            Self::BlockCipher => &["crypto_block_setup", "crypto_block_encrypt"],
-            Self::Stream => &["crypto_stream_xor"],
-            Self::Function => &["crypto_function"],
-        }
-    }
-
-    /// The Rust trait a crate implements for it.
-    pub fn rust_trait(self) -> &'static str {
-        match self {
-            Self::Hash => "Hash",
-            Self::BlockCipher => "BlockCipher",
-            Self::Stream => "StreamCipher",
-            Self::Function => "Function",
+            Self::C => "c",
+            Self::Rust => "rust",
         }
     }
 }
 
-/// An algorithm the suite computes itself, to check every output against, named as the
-/// protocol names them ([`IMPL_ALGORITHMS`], in this order).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(try_from = "String")]
-pub enum Algorithm {
-    /// SHA-256.
-    Sha256,
-    /// SHA3-256.
-    Sha3_256,
-    /// AES-128.
-    Aes128,
-    /// AES-256.
-    Aes256,
-    /// ChaCha20 (RFC 8439).
-    Chacha20,
+/// A word of the protocol's vocabulary that `impl.toml` names.
+trait Named: Copy + 'static {
+    /// What it is, for messages.
+    const WHAT: &'static str;
+    /// Every one there is.
+    const ALL: &'static [Self];
+    /// Its name.
+    fn name(self) -> &'static str;
 }
 
-/// `TryFrom<String>` by the names in `$names`, the error listing them.
-macro_rules! named {
-    ($($type:ty: $names:expr, $what:literal;)*) => {$(
-        impl TryFrom<String> for $type {
-            type Error = String;
+impl Named for Interface {
+    const WHAT: &'static str = "interface";
+    const ALL: &'static [Self] = &Interface::ALL;
+    fn name(self) -> &'static str {
+        Interface::name(self)
+    }
+}
 
-            fn try_from(name: String) -> Result<Self, String> {
-                Self::ALL
-                    .into_iter()
-                    .find(|v| $names[*v as usize] == name)
-                    .ok_or_else(|| format!("unknown {} \"{name}\" (known: {})", $what, $names.join(", ")))
+impl Named for Algorithm {
+    const WHAT: &'static str = "algorithm";
+    const ALL: &'static [Self] = &Algorithm::ALL;
+    fn name(self) -> &'static str {
+        Algorithm::name(self)
+    }
+}
+
+/// A [`Named`] word as `impl.toml` writes it: an unknown one is refused where it stands,
+/// with the known ones listed.
+#[derive(Clone, Copy)]
+struct Name<T>(T);
+
+impl<'de, T: Named> Deserialize<'de> for Name<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(d)?;
+        match T::ALL.iter().find(|v| v.name() == name) {
+            Some(v) => Ok(Self(*v)),
+            None => {
+                let known: Vec<&str> = T::ALL.iter().map(|v| v.name()).collect();
+                Err(serde::de::Error::custom(format!(
+                    "unknown {} \"{name}\" (known: {})",
+                    T::WHAT,
+                    known.join(", ")
+                )))
             }
         }
-    )*};
-}
-
-named! {
-    Interface: IMPL_INTERFACES, "interface";
-    Algorithm: IMPL_ALGORITHMS, "algorithm";
-}
-
-impl Algorithm {
-    /// The interface it belongs to.
-    pub fn interface(self) -> Interface {
-        match self {
-            Self::Sha256 | Self::Sha3_256 => Interface::Hash,
-            Self::Aes128 | Self::Aes256 => Interface::BlockCipher,
-            Self::Chacha20 => Interface::Stream,
-        }
-    }
-
-    const ALL: [Self; 5] = [Self::Sha256, Self::Sha3_256, Self::Aes128, Self::Aes256, Self::Chacha20];
-
-    /// Its name in `impl.toml`.
-    pub fn name(self) -> &'static str {
-        IMPL_ALGORITHMS[self as usize]
-    }
-
-    /// The `cyclebench_impl::Reference` variant that names it in generated code.
-    pub fn reference(self) -> &'static str {
-        match self {
-            Self::Sha256 => "Sha256",
-            Self::Sha3_256 => "Sha3_256",
-            Self::Aes128 => "Aes128",
-            Self::Aes256 => "Aes256",
-            Self::Chacha20 => "Chacha20",
-        }
     }
 }
 
-/// A function's output size: bytes, or as many as the input.
+/// A function's output size as written: bytes, or as many as the input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(untagged)]
-pub enum OutputBytes {
+enum WrittenOutput {
     /// This many bytes.
     Fixed(usize),
     /// `"input"`.
@@ -143,67 +94,311 @@ pub enum OutputBytes {
 /// The word `input`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum InputWord {
+enum InputWord {
     /// As many bytes as the input.
     Input,
 }
 
-/// The input a function's constant-time test varies.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Secret {
-    /// The key.
-    Key,
-    /// The data.
-    Data,
+/// `impl.toml`, as written: every key a language or an interface may use.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Written {
+    name: String,
+    language: Language,
+    interface: Name<Interface>,
+    #[serde(default)]
+    algorithm: Option<Name<Algorithm>>,
+    #[serde(default)]
+    vectors: Option<PathBuf>,
+    #[serde(default)]
+    sources: Vec<PathBuf>,
+    #[serde(default)]
+    cflags: Vec<String>,
+    #[serde(default)]
+    output_bytes: Option<WrittenOutput>,
+    #[serde(default)]
+    key_bytes: Option<usize>,
+    #[serde(default)]
+    nonce_bytes: Option<usize>,
+    #[serde(default)]
+    context_bytes: Option<usize>,
+    #[serde(default)]
+    block_bytes: Option<usize>,
+    #[serde(default)]
+    secret: Option<Secret>,
+    #[serde(default, rename = "crate")]
+    krate: Option<PathBuf>,
+    #[serde(default, rename = "type")]
+    rust_type: Option<String>,
 }
 
-/// `impl.toml`, as written.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// `impl.toml`, checked.
+#[derive(Clone, Debug)]
 pub struct Manifest {
     /// The name requests give.
     pub name: String,
-    /// C or Rust.
-    pub language: Language,
-    /// Which interface it provides.
-    pub interface: Interface,
-    /// The algorithm the suite checks it against.
-    #[serde(default)]
+    /// The algorithm the suite checks it against (one of its interface's).
     pub algorithm: Option<Algorithm>,
     /// Its known-answer file, relative to the folder.
-    #[serde(default)]
     pub vectors: Option<PathBuf>,
-    /// C: its sources, relative to the folder.
-    #[serde(default)]
+    /// Its code, in its language.
+    pub code: Code,
+}
+
+/// An implementation's code.
+#[derive(Clone, Debug)]
+pub enum Code {
+    /// C sources.
+    C(CSources),
+    /// A Rust crate.
+    Rust(RustCrate),
+}
+
+/// A C implementation.
+#[derive(Clone, Debug)]
+pub struct CSources {
+    /// Its sources, relative to the folder.
     pub sources: Vec<PathBuf>,
-    /// C: compiler flags, after the target's.
-    #[serde(default)]
+    /// Compiler flags, after the target's.
     pub cflags: Vec<String>,
-    /// C: bytes of a hash's digest (32 by default) or a function's output.
-    #[serde(default)]
-    pub output_bytes: Option<OutputBytes>,
-    /// C: bytes of the key.
-    #[serde(default)]
-    pub key_bytes: Option<usize>,
-    /// C: bytes of a stream cipher's nonce.
-    #[serde(default)]
-    pub nonce_bytes: Option<usize>,
-    /// C: bytes of a block cipher's context.
-    #[serde(default)]
-    pub context_bytes: Option<usize>,
-    /// C: bytes of a block (16 by default).
-    #[serde(default)]
-    pub block_bytes: Option<usize>,
-    /// C: a function's secret.
-    #[serde(default)]
-    pub secret: Option<Secret>,
-    /// Rust: the crate's folder, relative to this one.
-    #[serde(default, rename = "crate")]
+    /// Its interface, with the sizes `impl.toml` declares for it.
+    pub interface: CInterface,
+}
+
+/// A C implementation's interface with its sizes: what a Rust type's trait gives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CInterface {
+    /// [`Interface::Hash`].
+    Hash {
+        /// Bytes of the digest.
+        output_bytes: usize,
+    },
+    /// [`Interface::BlockCipher`].
+    BlockCipher {
+        /// Bytes of the key.
+        key_bytes: usize,
+        /// Bytes of the context the key schedule fills.
+        context_bytes: usize,
+        /// Bytes of a block.
+        block_bytes: usize,
+    },
+    /// [`Interface::Stream`].
+    Stream {
+        /// Bytes of the key.
+        key_bytes: usize,
+        /// Bytes of the nonce.
+        nonce_bytes: usize,
+    },
+    /// [`Interface::Function`].
+    Function {
+        /// Bytes of the output.
+        output_bytes: FunctionOutput,
+        /// Bytes of the key (0: none).
+        key_bytes: usize,
+        /// The input its constant-time test varies.
+        secret: Secret,
+    },
+}
+
+impl CInterface {
+    /// Which interface it is.
+    pub fn interface(self) -> Interface {
+        match self {
+            Self::Hash { .. } => Interface::Hash,
+            Self::BlockCipher { .. } => Interface::BlockCipher,
+            Self::Stream { .. } => Interface::Stream,
+            Self::Function { .. } => Interface::Function,
+        }
+    }
+}
+
+/// How long a function's output is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FunctionOutput {
+    /// This many bytes, whatever the input.
+    Fixed(usize),
+    /// As many bytes as the input.
+    Input,
+}
+
+/// A Rust implementation.
+#[derive(Clone, Debug)]
+pub struct RustCrate {
+    /// The crate's folder, relative to the implementation's (`None`: the same folder).
     pub krate: Option<PathBuf>,
-    /// Rust: the type implementing the interface's trait, as a path inside the crate.
-    #[serde(default, rename = "type")]
-    pub rust_type: Option<String>,
+    /// The type implementing the interface's trait, as a path inside the crate.
+    pub rust_type: String,
+    /// The interface it provides.
+    pub interface: Interface,
+}
+
+impl Manifest {
+    /// The interface it provides.
+    pub fn interface(&self) -> Interface {
+        match &self.code {
+            Code::C(c) => c.interface.interface(),
+            Code::Rust(r) => r.interface,
+        }
+    }
+
+    /// Its language.
+    pub fn language(&self) -> Language {
+        match self.code {
+            Code::C(_) => Language::C,
+            Code::Rust(_) => Language::Rust,
+        }
+    }
+}
+
+impl Written {
+    /// The manifest this is, if it is one: checked in the order a person fixes a file (its
+    /// name and interface, then its files, then what its language needs), every error naming
+    /// the key to write.
+    fn check(self, dir: &Path) -> Result<Manifest> {
+        let interface = self.interface.0;
+        let algorithm = self.algorithm.map(|a| a.0);
+        if !valid_impl_name(&self.name) {
+            bail!(
+                "name \"{}\": 1 to {MAX_IMPL_NAME} lowercase letters, digits and '-', not starting with '-'",
+                self.name
+            );
+        }
+        if let Some(a) = algorithm {
+            if a.interface() != interface {
+                bail!(
+                    "algorithm {} is a {}, but the interface is {}",
+                    a.name(),
+                    a.interface().name(),
+                    interface.name()
+                );
+            }
+        }
+        if let Some(v) = &self.vectors {
+            if !dir.join(v).is_file() {
+                bail!("vectors = \"{}\": no such file in {}", v.display(), dir.display());
+            }
+        }
+        let code = match self.language {
+            Language::C => Code::C(self.c_sources(dir, interface)?),
+            Language::Rust => Code::Rust(self.rust_crate(dir, interface)?),
+        };
+        Ok(Manifest {
+            name: self.name,
+            algorithm,
+            vectors: self.vectors,
+            code,
+        })
+    }
+
+    /// The C implementation: its sources, which must be there, and its interface's sizes.
+    fn c_sources(&self, dir: &Path, interface: Interface) -> Result<CSources> {
+        if self.sources.is_empty() {
+            bail!("a C implementation lists its sources: sources = [\"file.c\", ...]");
+        }
+        for s in &self.sources {
+            if !dir.join(s).is_file() {
+                bail!("sources: no file {} in {}", s.display(), dir.display());
+            }
+        }
+        if self.krate.is_some() || self.rust_type.is_some() {
+            bail!("crate and type are for language = \"rust\"");
+        }
+        // A size written, else its interface's default, else the key it needs.
+        let bytes = |size: DeclaredSize| {
+            let written = match size {
+                DeclaredSize::Output => match self.output_bytes {
+                    Some(WrittenOutput::Fixed(n)) => Some(n),
+                    Some(WrittenOutput::Input(_)) | None => None,
+                },
+                DeclaredSize::Key => self.key_bytes,
+                DeclaredSize::Nonce => self.nonce_bytes,
+                DeclaredSize::Context => self.context_bytes,
+                DeclaredSize::Block => self.block_bytes,
+            };
+            written.or(interface.default_bytes(size)).ok_or_else(|| {
+                anyhow::anyhow!(
+                    "interface {} in C needs {} (the sizes a Rust type's trait gives)",
+                    interface.name(),
+                    size.name()
+                )
+            })
+        };
+        let declared = match interface {
+            Interface::Hash => {
+                if let Some(WrittenOutput::Input(_)) = self.output_bytes {
+                    bail!("a hash's {} is a number", DeclaredSize::Output.name());
+                }
+                CInterface::Hash {
+                    output_bytes: bytes(DeclaredSize::Output)?,
+                }
+            }
+            Interface::BlockCipher => CInterface::BlockCipher {
+                key_bytes: bytes(DeclaredSize::Key)?,
+                context_bytes: bytes(DeclaredSize::Context)?,
+                block_bytes: bytes(DeclaredSize::Block)?,
+            },
+            Interface::Stream => CInterface::Stream {
+                key_bytes: bytes(DeclaredSize::Key)?,
+                nonce_bytes: bytes(DeclaredSize::Nonce)?,
+            },
+            Interface::Function => {
+                let output_bytes = match self.output_bytes {
+                    Some(WrittenOutput::Fixed(n)) => FunctionOutput::Fixed(n),
+                    Some(WrittenOutput::Input(_)) => FunctionOutput::Input,
+                    None => bail!(
+                        "interface {} in C needs {} (a number, or \"input\")",
+                        interface.name(),
+                        DeclaredSize::Output.name()
+                    ),
+                };
+                let Some(secret) = self.secret else {
+                    bail!(
+                        "interface {} needs secret = \"{}\" or \"{}\": the input its constant-time test varies",
+                        interface.name(),
+                        Secret::Key.name(),
+                        Secret::Data.name()
+                    );
+                };
+                CInterface::Function {
+                    output_bytes,
+                    key_bytes: bytes(DeclaredSize::Key)?,
+                    secret,
+                }
+            }
+        };
+        Ok(CSources {
+            sources: self.sources.clone(),
+            cflags: self.cflags.clone(),
+            interface: declared,
+        })
+    }
+
+    /// The Rust implementation: its crate, which must be there, and its type.
+    fn rust_crate(&self, dir: &Path, interface: Interface) -> Result<RustCrate> {
+        if !self.sources.is_empty() || !self.cflags.is_empty() {
+            bail!("sources and cflags are for language = \"c\"; a Rust implementation names its crate and type");
+        }
+        let krate = self.krate.as_ref().map_or(dir.to_path_buf(), |k| dir.join(k));
+        if !krate.join("Cargo.toml").is_file() {
+            bail!(
+                "crate = \"{}\": no Cargo.toml in {}",
+                self.krate.as_deref().unwrap_or(Path::new(".")).display(),
+                krate.display()
+            );
+        }
+        let rust_type = match &self.rust_type {
+            Some(t) if !t.is_empty() => t.clone(),
+            Some(_) | None => bail!(
+                "type = \"...\": the type in the crate that implements cyclebench_impl::{}",
+                interface.rust_trait()
+            ),
+        };
+        Ok(RustCrate {
+            krate: self.krate.clone(),
+            rust_type,
+            interface,
+        })
+    }
 }
 
 /// An implementation folder, read and checked.
@@ -231,105 +426,9 @@ impl Folder {
                 path.display()
             )
         })?;
-        let manifest: Manifest = toml::from_str(&text).with_context(|| format!("{}", path.display()))?;
-        let folder = Self { dir, manifest };
-        folder
-            .check()
-            .with_context(|| format!("{}", folder.dir.join(MANIFEST).display()))?;
-        Ok(folder)
-    }
-
-    fn check(&self) -> Result<()> {
-        let m = &self.manifest;
-        if !valid_impl_name(&m.name) {
-            bail!(
-                "name \"{}\": 1 to {MAX_IMPL_NAME} lowercase letters, digits and '-', not starting with '-'",
-                m.name
-            );
-        }
-        if let Some(a) = m.algorithm {
-            if a.interface() != m.interface {
-                bail!(
-                    "algorithm {} is a {}, but the interface is {}",
-                    a.name(),
-                    a.interface().name(),
-                    m.interface.name()
-                );
-            }
-        }
-        if let Some(v) = &m.vectors {
-            let path = self.dir.join(v);
-            if !path.is_file() {
-                bail!("vectors = \"{}\": no such file in {}", v.display(), self.dir.display());
-            }
-        }
-        match m.language {
-            Language::C => {
-                if m.sources.is_empty() {
-                    bail!("a C implementation lists its sources: sources = [\"file.c\", ...]");
-                }
-                for s in &m.sources {
-                    if !self.dir.join(s).is_file() {
-                        bail!("sources: no file {} in {}", s.display(), self.dir.display());
-                    }
-                }
-                if m.krate.is_some() || m.rust_type.is_some() {
-                    bail!("crate and type are for language = \"rust\"");
-                }
-                let needs = |what: &str, value: Option<usize>| match value {
-                    Some(_) => Ok(()),
-                    None => Err(anyhow::anyhow!(
-                        "interface {} in C needs {what} (the sizes a Rust type's trait gives)",
-                        m.interface.name()
-                    )),
-                };
-                match m.interface {
-                    Interface::Hash => {
-                        if let Some(OutputBytes::Input(_)) = m.output_bytes {
-                            bail!("a hash's output_bytes is a number");
-                        }
-                    }
-                    Interface::BlockCipher => {
-                        needs("key_bytes", m.key_bytes)?;
-                        needs("context_bytes", m.context_bytes)?;
-                    }
-                    Interface::Stream => {
-                        needs("key_bytes", m.key_bytes)?;
-                        needs("nonce_bytes", m.nonce_bytes)?;
-                    }
-                    Interface::Function => {
-                        if m.output_bytes.is_none() {
-                            bail!("interface function in C needs output_bytes (a number, or \"input\")");
-                        }
-                        if m.secret.is_none() {
-                            bail!("interface function needs secret = \"key\" or \"data\": the input its constant-time test varies");
-                        }
-                    }
-                }
-            }
-            Language::Rust => {
-                if !m.sources.is_empty() || !m.cflags.is_empty() {
-                    bail!(
-                        "sources and cflags are for language = \"c\"; a Rust implementation names its crate and type"
-                    );
-                }
-                let krate = m.krate.as_ref().map_or(self.dir.clone(), |k| self.dir.join(k));
-                if !krate.join("Cargo.toml").is_file() {
-                    bail!(
-                        "crate = \"{}\": no Cargo.toml in {}",
-                        m.krate.as_deref().unwrap_or(Path::new(".")).display(),
-                        krate.display()
-                    );
-                }
-                if m.rust_type.as_deref().is_none_or(str::is_empty) {
-                    bail!(
-                        "type = \"...\": the type in the crate that implements cyclebench_impl::{}",
-                        m.interface.rust_trait()
-                    );
-                }
-            }
-        }
-        Ok(())
+        let written: Written = toml::from_str(&text).with_context(|| format!("{}", path.display()))?;
+        let manifest = written.check(&dir).with_context(|| format!("{}", path.display()))?;
+        Ok(Self { dir, manifest })
     }
 
     /// The names of `folders`' implementations, comma-separated, for messages.
@@ -338,12 +437,12 @@ impl Folder {
         names.join(", ")
     }
 
-    /// The Rust crate's folder (Rust implementations).
-    pub fn crate_dir(&self) -> PathBuf {
-        self.manifest
-            .krate
-            .as_ref()
-            .map_or(self.dir.clone(), |k| self.dir.join(k))
+    /// The Rust crate's folder (Rust implementations only).
+    pub fn crate_dir(&self) -> Option<PathBuf> {
+        match &self.manifest.code {
+            Code::Rust(r) => Some(r.krate.as_ref().map_or(self.dir.clone(), |k| self.dir.join(k))),
+            Code::C(_) => None,
+        }
     }
 }
 
@@ -373,7 +472,63 @@ mod tests {
         let (_d, f) = folder(&text, &["a.c"]);
         let f = f.unwrap();
         assert_eq!(f.manifest.algorithm, Some(Algorithm::Sha256));
-        assert_eq!(f.manifest.interface, Interface::Hash);
+        assert_eq!(f.manifest.interface(), Interface::Hash);
+        let Code::C(c) = &f.manifest.code else {
+            panic!("{:?}", f.manifest.code)
+        };
+        // The digest's default size.
+        assert_eq!(c.interface, CInterface::Hash { output_bytes: 32 });
+    }
+
+    #[test]
+    fn a_c_interface_holds_its_sizes_with_their_defaults() {
+        for (interface, rest, want) in [
+            (
+                Interface::BlockCipher,
+                "key_bytes = 16\ncontext_bytes = 176\n",
+                CInterface::BlockCipher {
+                    key_bytes: 16,
+                    context_bytes: 176,
+                    block_bytes: 16,
+                },
+            ),
+            (
+                Interface::Stream,
+                "key_bytes = 32\nnonce_bytes = 12\n",
+                CInterface::Stream {
+                    key_bytes: 32,
+                    nonce_bytes: 12,
+                },
+            ),
+            (
+                Interface::Function,
+                "output_bytes = \"input\"\nsecret = \"data\"\n",
+                CInterface::Function {
+                    output_bytes: FunctionOutput::Input,
+                    key_bytes: 0,
+                    secret: Secret::Data,
+                },
+            ),
+        ] {
+            let text = toml("x", "c", interface.name(), &format!("sources = [\"a.c\"]\n{rest}"));
+            let (_d, f) = folder(&text, &["a.c"]);
+            let f = f.unwrap();
+            assert_eq!(f.manifest.interface(), interface);
+            let Code::C(c) = &f.manifest.code else {
+                panic!("{:?}", f.manifest.code)
+            };
+            assert_eq!(c.interface, want);
+        }
+    }
+
+    #[test]
+    fn a_rust_crate_reads() {
+        let text = toml("x", "rust", Interface::Stream.name(), "type = \"S\"\n");
+        let (d, f) = folder(&text, &["Cargo.toml"]);
+        let f = f.unwrap();
+        assert_eq!(f.manifest.interface(), Interface::Stream);
+        assert_eq!(f.manifest.language(), Language::Rust);
+        assert_eq!(f.crate_dir(), Some(d.path().canonicalize().unwrap()));
     }
 
     #[test]
@@ -390,7 +545,7 @@ mod tests {
             (
                 toml("x", "c", "mac", "sources = [\"a.c\"]\n"),
                 &["a.c"][..],
-                "unknown interface \"mac\"",
+                "unknown interface \"mac\" (known: hash, block-cipher, stream, function)",
             ),
             (toml("x", "go", hash, ""), &[][..], "unknown variant `go`"),
             (toml("X", "c", hash, "sources = [\"a.c\"]\n"), &["a.c"][..], "lowercase"),
@@ -405,6 +560,31 @@ mod tests {
                 "secret",
             ),
             (toml("x", "rust", hash, ""), &[][..], "no Cargo.toml"),
+            (
+                toml("x", "c", hash, "algorithm = \"md5\"\nsources = [\"a.c\"]\n"),
+                &["a.c"][..],
+                "unknown algorithm \"md5\" (known: sha256, sha3-256, aes-128, aes-256, chacha20)",
+            ),
+            (
+                toml("x", "c", hash, "output_bytes = \"input\"\nsources = [\"a.c\"]\n"),
+                &["a.c"][..],
+                "a hash's output_bytes is a number",
+            ),
+            (
+                toml("x", "c", stream, "key_bytes = 32\nsources = [\"a.c\"]\n"),
+                &["a.c"][..],
+                "interface stream in C needs nonce_bytes",
+            ),
+            (
+                toml("x", "c", function, "sources = [\"a.c\"]\n"),
+                &["a.c"][..],
+                "needs output_bytes (a number, or \"input\")",
+            ),
+            (
+                toml("x", "rust", hash, ""),
+                &["Cargo.toml"][..],
+                "implements cyclebench_impl::Hash",
+            ),
         ] {
             let (_d, f) = folder(&text, files);
             let e = format!("{:#}", f.unwrap_err());

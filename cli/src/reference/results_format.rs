@@ -8,10 +8,10 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use cyclebench_protocol::{
-    json_names, AesPerBlockPhases, AesTotalPhases, BenchmarkResults, Check, ClassTiming, Cycles, FifoTrace,
-    GeneratePhases, HashPhases, Hello, ImplPhases, Implementation, ImplementationKind, LeakagePhases, Measured,
-    MicroPhases, Module, ModuleInfo, OffloadPhases, Phases, PubkeyPhases, Reply, Request, RngPhases, SoftwarePhases,
-    IMPL_FIELD, LEAK_CROPS, LEAK_TESTS, LEAK_T_UNBOUNDED, OFFLOAD_PHASES, PROTOCOL_VERSION,
+    json_names, AesPerBlockPhases, AesTotalPhases, Algorithm, BenchmarkResults, Check, ClassTiming, Cycles, FifoTrace,
+    GeneratePhases, HashPhases, Hello, ImplPhases, Implementation, ImplementationKind, Interface, LeakagePhases,
+    Measured, MicroPhases, Module, ModuleInfo, OffloadPhases, Phases, PubkeyPhases, Reply, Request, RngPhases,
+    SoftwarePhases, IMPL_FIELD, LEAK_CROPS, LEAK_TESTS, LEAK_T_UNBOUNDED, OFFLOAD_PHASES, PROTOCOL_VERSION,
 };
 use serde::Serialize;
 use serde_json::Value;
@@ -166,8 +166,8 @@ fn shapes() -> Vec<Phases> {
             accepted: Some(true),
         }),
         Phases::Implementation(ImplPhases {
-            interface: String::from("block-cipher"),
-            reference: Some(String::from("aes-128")),
+            interface: Interface::BlockCipher,
+            reference: Some(Algorithm::Aes128),
             vectors: 2,
             stack_bytes: 64,
             entry: 0x100,
@@ -200,7 +200,7 @@ fn facts(name: &str) -> Facts {
     Facts {
         name: name.to_owned(),
         language: String::from("c"),
-        interface: String::from(cyclebench_protocol::IMPL_INTERFACES[0]),
+        interface: String::from(Interface::Hash.name()),
         compiler: String::from("clang 14"),
         flags: String::from("-O2"),
         folder: PathBuf::from(name),

@@ -7,7 +7,13 @@
 //! image the CLI builds lists every implementation of the run as an [`Implementation`]: its
 //! interface as C-ABI functions (a Rust type's through the adapters here), the reference the
 //! suite checks it against, and the folder's own known-answer vectors.
+//!
+//! The names, C symbols and sizes of the interfaces, the algorithms and the secrets are the
+//! protocol's ([`cyclebench_protocol::Interface`], [`Algorithm`], [`Secret`]), which the host
+//! writes the registry with: this crate holds only what the suite calls.
 #![no_std]
+
+pub use cyclebench_protocol::{Algorithm, Secret};
 
 /// A hash function (SUPERCOP's `crypto_hash`).
 pub trait Hash {
@@ -22,7 +28,7 @@ pub trait BlockCipher {
     /// Bytes of the key.
     const KEY_BYTES: usize;
     /// Bytes of a block.
-    const BLOCK_BYTES: usize = 16;
+    const BLOCK_BYTES: usize = cyclebench_protocol::DEFAULT_BLOCK_BYTES;
     /// The expanded key. The suite keeps it in a buffer of its own and never drops it (a
     /// key schedule that owned heap memory would leak it on every call).
     type Context;
@@ -71,15 +77,6 @@ impl Output {
             Self::Input => input_bytes,
         }
     }
-}
-
-/// The input a [`Function`]'s constant-time test varies.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Secret {
-    /// The key.
-    Key,
-    /// The input data.
-    Data,
 }
 
 /// `crypto_hash(out, in, inlen)`.
@@ -139,14 +136,19 @@ pub enum Interface {
 }
 
 impl Interface {
+    /// Which of the protocol's interfaces this is.
+    pub fn kind(&self) -> cyclebench_protocol::Interface {
+        match self {
+            Self::Hash { .. } => cyclebench_protocol::Interface::Hash,
+            Self::BlockCipher { .. } => cyclebench_protocol::Interface::BlockCipher,
+            Self::Stream { .. } => cyclebench_protocol::Interface::Stream,
+            Self::Function { .. } => cyclebench_protocol::Interface::Function,
+        }
+    }
+
     /// The interface's name, as in `impl.toml`.
     pub fn name(&self) -> &'static str {
-        match self {
-            Self::Hash { .. } => "hash",
-            Self::BlockCipher { .. } => "block-cipher",
-            Self::Stream { .. } => "stream",
-            Self::Function { .. } => "function",
-        }
+        self.kind().name()
     }
 
     /// The function timed (for the host's code-size lookup).
@@ -158,23 +160,6 @@ impl Interface {
             Self::Function { function, .. } => function as usize,
         }
     }
-}
-
-/// A standard algorithm the suite computes itself, against which every output of an
-/// implementation that declares it is checked. In the order of the protocol's
-/// `IMPL_ALGORITHMS`, which names them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Reference {
-    /// SHA-256 (FIPS 180-4), interface `hash`.
-    Sha256,
-    /// SHA3-256 (FIPS 202), interface `hash`.
-    Sha3_256,
-    /// AES-128 (FIPS 197), interface `block-cipher`.
-    Aes128,
-    /// AES-256 (FIPS 197), interface `block-cipher`.
-    Aes256,
-    /// ChaCha20 (RFC 8439: 32-byte key, 12-byte nonce, counter from 0), interface `stream`.
-    Chacha20,
 }
 
 /// A known-answer vector of the implementation's own (empty fields where the interface has no
@@ -199,7 +184,7 @@ pub struct Implementation {
     /// What it provides.
     pub interface: Interface,
     /// The algorithm the suite checks it against, if it declares one.
-    pub reference: Option<Reference>,
+    pub reference: Option<Algorithm>,
     /// Its own known-answer vectors.
     pub vectors: &'static [Vector],
 }

@@ -14,18 +14,15 @@ use alloc::vec::Vec;
 
 use crate::kind::{Description, Field, Kind, PhaseCategory, PhaseSpec, Shape};
 use crate::wire::{self, Options, Tokens, WireError};
-use crate::{Cycles, NamedPhase, Phases, MAX_SOFTWARE_BYTES};
+use crate::{Algorithm, Cycles, Interface, NamedPhase, Phases, MAX_SOFTWARE_BYTES};
 
 /// The result field that names an implementation from outside the tree (in `impl` and
 /// leakage records).
 pub const IMPL_FIELD: &str = "impl";
 
-/// The interfaces, as `impl.toml` and results name them.
-pub const IMPL_INTERFACES: [&str; 4] = ["hash", "block-cipher", "stream", "function"];
-
-/// The algorithms the suite checks an implementation against, as `impl.toml` and results name
-/// them: SHA-256, SHA3-256 (hash), AES-128, AES-256 (block cipher), ChaCha20 (stream).
-pub const IMPL_ALGORITHMS: [&str; 5] = ["sha256", "sha3-256", "aes-128", "aes-256", "chacha20"];
+/// The result field that names an implementation's interface (in `impl` records, and given to
+/// the leakage records of an implementation by the host).
+pub const INTERFACE_FIELD: &str = "interface";
 
 /// Longest implementation name.
 pub const MAX_IMPL_NAME: usize = 32;
@@ -136,11 +133,10 @@ impl Kind for ImplBenchmark {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 pub struct ImplPhases {
-    /// The interface it provides (`hash`, `block-cipher`, `stream`, `function`).
-    pub interface: String,
-    /// The algorithm the suite checked every output against (`sha256`, …), if it declares
-    /// one.
-    pub reference: Option<String>,
+    /// The interface it provides.
+    pub interface: Interface,
+    /// The algorithm the suite checked every output against, if it declares one.
+    pub reference: Option<Algorithm>,
     /// How many of the folder's own known-answer vectors it passed before it was timed.
     pub vectors: u32,
     /// Deepest stack use of the call, in bytes (measured by painting the stack).
@@ -165,8 +161,12 @@ impl Shape for ImplPhases {
 
     fn fields(&self) -> Vec<(&'static str, Field)> {
         Vec::from([
-            ("interface", Field::Text(self.interface.clone())),
-            ("reference", self.reference.clone().map_or(Field::Null, Field::Text)),
+            (INTERFACE_FIELD, Field::Text(String::from(self.interface.name()))),
+            (
+                "reference",
+                self.reference
+                    .map_or(Field::Null, |r| Field::Text(String::from(r.name()))),
+            ),
             ("vectors_checked", Field::Number(u64::from(self.vectors))),
             ("stack_bytes", Field::Number(u64::from(self.stack_bytes))),
             ("entry", Field::Number(u64::from(self.entry))),
@@ -174,8 +174,8 @@ impl Shape for ImplPhases {
     }
 
     fn encode(&self, out: &mut String) {
-        wire::push(out, &self.interface);
-        wire::push(out, self.reference.as_deref().unwrap_or("-"));
+        wire::push(out, self.interface.name());
+        wire::push(out, self.reference.map_or("-", Algorithm::name));
         wire::push_number(out, self.vectors);
         wire::push_number(out, self.stack_bytes);
         wire::push_number(out, self.entry);
@@ -186,13 +186,10 @@ impl Shape for ImplPhases {
     }
 
     fn decode(t: &mut Tokens<'_>) -> Result<Self, WireError> {
-        let interface = t.next("interface")?;
-        if !IMPL_INTERFACES.contains(&interface) {
-            return Err(WireError::Malformed("interface"));
-        }
+        let interface = Interface::from_name(t.next("interface")?).ok_or(WireError::Malformed("interface"))?;
         let reference = match t.next("reference")? {
             "-" => None,
-            name => Some(String::from(name)),
+            name => Some(Algorithm::from_name(name).ok_or(WireError::Malformed("reference"))?),
         };
         let vectors = t.number("vectors")?;
         let stack_bytes = t.number("stack bytes")?;
@@ -203,7 +200,7 @@ impl Shape for ImplPhases {
             None => None,
         };
         Ok(Self {
-            interface: String::from(interface),
+            interface,
             reference,
             vectors,
             stack_bytes,

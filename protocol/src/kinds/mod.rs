@@ -27,12 +27,10 @@ pub use aes::{
     MAX_AES_INLINE_BYTES,
 };
 pub use hash::{FifoTrace, HashAlgorithm, HashBenchmark, HashPhases, HashStyle};
-pub use implementation::{
-    valid_impl_name, ImplBenchmark, ImplPhases, IMPL_ALGORITHMS, IMPL_FIELD, IMPL_INTERFACES, MAX_IMPL_NAME,
-};
+pub use implementation::{valid_impl_name, ImplBenchmark, ImplPhases, IMPL_FIELD, INTERFACE_FIELD, MAX_IMPL_NAME};
 pub use leakage::{
     crop_index, welch_abs_t_x100, ClassTiming, LeakOperation, LeakVariant, LeakageBenchmark, LeakagePhases, Moments,
-    Secret, LEAK_AES_MAX_BYTES, LEAK_CROPS, LEAK_TESTS, LEAK_THRESHOLD_X100, LEAK_T_UNBOUNDED, LEAK_WARMUP,
+    LEAK_AES_MAX_BYTES, LEAK_CROPS, LEAK_TESTS, LEAK_THRESHOLD_X100, LEAK_T_UNBOUNDED, LEAK_WARMUP,
     MAX_LEAK_MEASUREMENTS, MAX_LEAK_SAMPLE, MIN_LEAK_MEASUREMENTS,
 };
 pub use library::{SoftwareLibrary, SOFTWARE_FIELD};

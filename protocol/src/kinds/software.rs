@@ -7,9 +7,9 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::leakage::Secret;
 use crate::kind::{Description, Field, Kind, PhaseCategory, PhaseSpec, Presentation, Shape};
 use crate::wire::{self, Options, Tokens, WireError};
+use crate::Secret;
 use crate::{Cycles, NamedPhase, Phases, MAX_LIMBS, MAX_SOFTWARE_BYTES};
 
 /// Bytes of data one run of a primitive processes, where cycles per byte mean something.

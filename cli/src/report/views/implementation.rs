@@ -9,7 +9,9 @@ use serde_json::Value;
 
 use super::section::{demangle, Section, Templates, View};
 use crate::results::Record;
-use cyclebench_protocol::{BenchmarkKind, ImplementationKind, Module, Primitive, IMPL_ALGORITHMS, IMPL_FIELD};
+use cyclebench_protocol::{
+    Algorithm, BenchmarkKind, ImplementationKind, Module, Primitive, IMPL_FIELD, INTERFACE_FIELD,
+};
 
 /// The view of implementations from outside the tree.
 pub struct Outside;
@@ -73,11 +75,38 @@ fn number(r: &Record, field: &str) -> Option<u64> {
     r.details.get(field).and_then(Value::as_u64)
 }
 
+/// What the suite measures of an algorithm, beside an implementation of it.
+enum Counterpart {
+    /// A `hash` record of this module, accelerator or software, on as many bytes.
+    Hash(Module),
+    /// A `software` record of this primitive; `per_byte`: on as many bytes (one block's
+    /// encryption has no length).
+    Primitive { primitive: Primitive, per_byte: bool },
+}
+
+/// What the suite measures of `algorithm`.
+fn counterpart(algorithm: Algorithm) -> Counterpart {
+    match algorithm {
+        Algorithm::Sha256 => Counterpart::Hash(Module::Sha2),
+        Algorithm::Sha3_256 => Counterpart::Hash(Module::Sha3),
+        Algorithm::Aes128 => Counterpart::Primitive {
+            primitive: Primitive::AesTableEncrypt,
+            per_byte: false,
+        },
+        Algorithm::Aes256 => Counterpart::Primitive {
+            primitive: Primitive::AesTable256Encrypt,
+            per_byte: false,
+        },
+        Algorithm::Chacha20 => Counterpart::Primitive {
+            primitive: Primitive::Chacha20,
+            per_byte: true,
+        },
+    }
+}
+
 /// What `other` is, if it measured the algorithm `reference` on `bytes` bytes.
 fn same_algorithm(reference: &str, bytes: Option<u64>, other: &Record) -> Option<String> {
     let kind = other.benchmark_kind()?;
-    let module = |m: Module| other.module.as_deref() == Some(m.name());
-    let primitive = text(other, "primitive").as_deref().and_then(Primitive::from_name);
     let implementation = || {
         let name = other.implementation_name.clone().unwrap_or_default();
         match other.implementation {
@@ -86,27 +115,19 @@ fn same_algorithm(reference: &str, bytes: Option<u64>, other: &Record) -> Option
             None => name,
         }
     };
-    let variant = || text(other, "variant").unwrap_or_default();
     if kind == BenchmarkKind::Implementation {
         return (text(other, "reference").as_deref() == Some(reference) && other.bytes == bytes)
             .then(|| text(other, IMPL_FIELD).unwrap_or_default());
     }
-    // The algorithms in the protocol's order: SHA-256, SHA3-256, AES-128, AES-256, ChaCha20.
-    let algorithm = IMPL_ALGORITHMS.iter().position(|a| *a == reference)?;
-    let named = |p: Primitive| format!("{} {}", p.name(), variant());
-    match (algorithm, kind) {
-        (0, BenchmarkKind::Hash) if module(Module::Sha2) => (other.bytes == bytes).then(implementation),
-        (1, BenchmarkKind::Hash) if module(Module::Sha3) => (other.bytes == bytes).then(implementation),
-        (2, BenchmarkKind::Software) if primitive == Some(Primitive::AesTableEncrypt) => {
-            Some(named(Primitive::AesTableEncrypt))
+    match counterpart(Algorithm::from_name(reference)?) {
+        Counterpart::Hash(module) => {
+            (kind == BenchmarkKind::Hash && other.module.as_deref() == Some(module.name()) && other.bytes == bytes)
+                .then(implementation)
         }
-        (3, BenchmarkKind::Software) if primitive == Some(Primitive::AesTable256Encrypt) => {
-            Some(named(Primitive::AesTable256Encrypt))
-        }
-        (4, BenchmarkKind::Software) if primitive == Some(Primitive::Chacha20) => {
-            (other.bytes == bytes).then(|| named(Primitive::Chacha20))
-        }
-        _ => None,
+        Counterpart::Primitive { primitive, per_byte } => (kind == BenchmarkKind::Software
+            && text(other, "primitive").as_deref().and_then(Primitive::from_name) == Some(primitive)
+            && (!per_byte || other.bytes == bytes))
+            .then(|| format!("{} {}", primitive.name(), text(other, "variant").unwrap_or_default())),
     }
 }
 
@@ -148,7 +169,7 @@ impl View for Outside {
                 Row {
                     location: r.location(),
                     name: text(r, IMPL_FIELD).unwrap_or_default(),
-                    interface: text(r, "interface").unwrap_or_default(),
+                    interface: text(r, INTERFACE_FIELD).unwrap_or_default(),
                     reference,
                     check: r
                         .check

@@ -22,7 +22,7 @@ use core::fmt::Write;
 
 use crate::kind::{Description, Field, Kind, PhaseSpec, Presentation, Shape, Unbounded};
 use crate::wire::{self, parse_number, Options, Tokens, WireError};
-use crate::{LengthUnit, Module, NamedPhase, Phases, Primitive, SoftwareBenchmark, SoftwareVariant};
+use crate::{LengthUnit, Module, NamedPhase, Phases, Primitive, Secret, SoftwareBenchmark, SoftwareVariant};
 
 mod statistics;
 #[cfg(test)]
@@ -227,29 +227,6 @@ json_as_name! {
     LeakVariant: "variant";
 }
 
-/// Which input differs between the classes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
-pub enum Secret {
-    /// The key (class 1: a fresh random key; the key schedule runs outside the window where
-    /// the operation is not the key schedule itself).
-    Key,
-    /// The data: plaintext, message, permutation state, both operands, or the compared
-    /// buffer.
-    Data,
-}
-
-impl Secret {
-    /// Stable name, as on the wire and in results files.
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Key => "key",
-            Self::Data => "data",
-        }
-    }
-}
-
 /// Leakage test request.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -448,7 +425,12 @@ impl Kind for LeakageBenchmark {
         let operation =
             LeakOperation::from_name(t.next("operation")?).ok_or(WireError::Malformed("unknown operation"))?;
         let variant = LeakVariant::from_name(t.next("variant")?).ok_or(WireError::Malformed("unknown variant"))?;
-        let secret = wire::flag(t, "secret", ("key", Secret::Key), ("data", Secret::Data))?;
+        let secret = wire::flag(
+            t,
+            "secret",
+            (Secret::Key.name(), Secret::Key),
+            (Secret::Data.name(), Secret::Data),
+        )?;
         let measurements: u32 = t.number("measurements")?;
         let seed: u32 = t.number("seed")?;
         let implementation = match operation {

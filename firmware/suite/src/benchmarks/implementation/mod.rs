@@ -70,8 +70,8 @@ pub fn run(b: &ImplBenchmark, repetitions: u16, implementations: &[Implementatio
     };
     let check = check(run.known());
     let reference = match run.known() {
-        Known::Reference(r) => Some(String::from(reference::name(*r))),
-        _ => None,
+        Known::Reference(r) => Some(*r),
+        Known::Vector | Known::Unknown => None,
     };
     let entry = run.entry() as u32;
     let measured = measure(&b.name, run, repetitions)?;
@@ -79,7 +79,7 @@ pub fn run(b: &ImplBenchmark, repetitions: u16, implementations: &[Implementatio
         implementation: ImplementationKind::Software,
         check,
         phases: Phases::Implementation(ImplPhases {
-            interface: String::from(implementation.interface.name()),
+            interface: implementation.interface.kind(),
             reference,
             vectors,
             stack_bytes: measured.deepest.max(setup.as_ref().map_or(0, |s| s.deepest)),

@@ -15,8 +15,8 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use cyclebench_datasets::software::fill_input;
-use cyclebench_impl::{Implementation, Interface, Reference, Secret as DeclaredSecret, Vector};
-use cyclebench_protocol::Secret;
+use cyclebench_impl::{Implementation, Interface, Vector};
+use cyclebench_protocol::{Algorithm, Secret};
 use cyclebench_swcrypto::harness::{Buffer, Input, Rng, Subject};
 
 use super::reference;
@@ -33,7 +33,7 @@ pub enum Call {
 /// How the fixed input's output is known.
 pub enum Known {
     /// From the suite's reference of the declared algorithm.
-    Reference(Reference),
+    Reference(Algorithm),
     /// From the folder's vector of this length.
     Vector,
     /// Not at all: no algorithm declared and no vectors.
@@ -114,20 +114,17 @@ fn sizes(interface: &Interface, length: usize) -> Sizes {
     }
 }
 
-/// The secrets an interface has: a key where it takes one, data where it takes data (a
-/// function declares the one its test varies).
+/// The secrets an implementation has: those of its interface, of which a function declares
+/// the one its test varies.
 pub fn secrets(interface: &Interface) -> &'static [Secret] {
     match *interface {
-        Interface::Hash { .. } => &[Secret::Data],
-        Interface::BlockCipher { .. } | Interface::Stream { .. } => &[Secret::Key, Secret::Data],
         Interface::Function {
-            secret: DeclaredSecret::Key,
-            ..
+            secret: Secret::Key, ..
         } => &[Secret::Key],
         Interface::Function {
-            secret: DeclaredSecret::Data,
-            ..
+            secret: Secret::Data, ..
         } => &[Secret::Data],
+        Interface::Hash { .. } | Interface::BlockCipher { .. } | Interface::Stream { .. } => interface.kind().secrets(),
     }
 }
 
@@ -316,21 +313,15 @@ fn patterned(implementation: &Implementation, length: Option<u32>) -> Result<Inp
 }
 
 /// Refuses an implementation whose declared sizes contradict its algorithm's.
-fn check_sizes(implementation: &Implementation, r: Reference) -> Result<(), String> {
-    let want = reference::sizes(r);
+fn check_sizes(implementation: &Implementation, r: Algorithm) -> Result<(), String> {
     let s = sizes(&implementation.interface, 16);
-    let interface_fits = matches!(
-        (&implementation.interface, r),
-        (Interface::Hash { .. }, Reference::Sha256 | Reference::Sha3_256)
-            | (Interface::BlockCipher { .. }, Reference::Aes128 | Reference::Aes256)
-            | (Interface::Stream { .. }, Reference::Chacha20)
-    );
-    let output_fits = want.output.is_none_or(|n| n == s.output);
-    if !interface_fits || !output_fits || want.key != s.key || want.nonce != s.nonce {
+    let interface_fits = r.interface() == implementation.interface.kind();
+    let output_fits = r.output_bytes().is_none_or(|n| n == s.output);
+    if !interface_fits || !output_fits || r.key_bytes() != s.key || r.nonce_bytes() != s.nonce {
         return Err(format!(
             "{} declares algorithm {} but interface {} with a {}-byte key, a {}-byte nonce and {} bytes of output",
             implementation.name,
-            reference::name(r),
+            r.name(),
             implementation.interface.name(),
             s.key,
             s.nonce,
