@@ -81,6 +81,10 @@ pub enum Line {
         text: String,
         action: Action,
         sweep: Option<SweepPoint>,
+        /// How many placements of the measured code the line asks for (`"placements": N`; 1,
+        /// the default placement only, when it does not say): the tool's option, no field of
+        /// the request.
+        placements: u32,
     },
     /// A line (or request of a swept line) that is neither; says why.
     Invalid {
@@ -156,7 +160,7 @@ pub fn parse(bytes: &[u8]) -> Vec<Line> {
 }
 
 /// Parses the contents of a `.bench` file, line by line (`\n` or `\r\n` endings).
-pub fn scan(bytes: &[u8]) -> BenchFile {
+fn scan(bytes: &[u8]) -> BenchFile {
     let mut lines: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
     // A final newline ends the last line; it does not start another.
     if lines.last().is_some_and(|l| l.is_empty()) {
@@ -197,11 +201,12 @@ fn parse_line(number: usize, raw: &[u8]) -> Entry {
     }
     let text = text.to_owned();
     match parse_text(trimmed) {
-        Ok(Parsed::Action(action)) => Entry::Line(Line::Action {
+        Ok(Parsed::Action(action, placements)) => Entry::Line(Line::Action {
             number,
             text,
             action,
             sweep: None,
+            placements,
         }),
         Ok(Parsed::Sweep(sweep)) => Entry::Sweep { number, text, sweep },
         Err(error) => Entry::Line(Line::Invalid {
@@ -214,14 +219,15 @@ fn parse_line(number: usize, raw: &[u8]) -> Entry {
 }
 
 enum Parsed {
-    Action(Action),
+    /// A request or raw line, and the placements it asks for.
+    Action(Action, u32),
     Sweep(Sweep),
 }
 
 fn parse_text(line: &str) -> Result<Parsed, String> {
     if line.starts_with('"') {
         return serde_json::from_str::<Request>(line)
-            .map(|r| Parsed::Action(Action::Request(r)))
+            .map(|r| Parsed::Action(Action::Request(r), 1))
             .map_err(|e| {
                 let names: Vec<String> = Request::control_names().iter().map(|n| format!("\"{n}\"")).collect();
                 format!("not a control request ({}): {e}", names.join(", "))
@@ -230,7 +236,7 @@ fn parse_text(line: &str) -> Result<Parsed, String> {
     let value: Value = serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
     match Sweep::find(&value)? {
         Some(sweep) => Ok(Parsed::Sweep(sweep)),
-        None => parse_action(value).map(Parsed::Action),
+        None => parse_action(value).map(|(action, placements)| Parsed::Action(action, placements)),
     }
 }
 
@@ -250,39 +256,32 @@ fn kind_object(value: &mut Value) -> Option<&mut Map<String, Value>> {
     request.values_mut().next()?.as_object_mut()
 }
 
-/// Takes the placements option out of a benchmark line: how many placements it asks for
-/// (`None`: only the default one), or why the value is not a count.
-fn take_placements(value: &mut Value) -> Result<Option<u32>, String> {
+/// Takes the placements option out of a benchmark line: how many placements it asks for (1,
+/// the default one only, when it does not say), or why the value is not a count.
+fn take_placements(value: &mut Value) -> Result<u32, String> {
     let Some(taken) = kind_object(value).and_then(|body| body.remove(PLACEMENTS_FIELD)) else {
-        return Ok(None);
+        return Ok(1);
     };
     match taken.as_u64() {
-        Some(n) if (1..=u64::from(MAX_PLACEMENTS)).contains(&n) => Ok(Some(n as u32)),
+        Some(n) if (1..=u64::from(MAX_PLACEMENTS)).contains(&n) => Ok(n as u32),
         _ => Err(format!(
             "{PLACEMENTS_FIELD} is {taken}: expected a number of placements from 1 to {MAX_PLACEMENTS}"
         )),
     }
 }
 
-/// How many placements the benchmark line `text` asks for (1 when it does not say).
-pub fn placements(text: &str) -> u32 {
-    serde_json::from_str::<Value>(text.trim())
-        .ok()
-        .and_then(|mut value| take_placements(&mut value).ok().flatten())
-        .unwrap_or(1)
-}
-
-fn parse_action(mut value: Value) -> Result<Action, String> {
-    take_placements(&mut value)?;
+/// A line's action and the placements it asks for.
+fn parse_action(mut value: Value) -> Result<(Action, u32), String> {
+    let placements = take_placements(&mut value)?;
     if value.get("raw_line").is_some() {
         let raw: RawLine = serde_json::from_value(value).map_err(|e| format!("raw line: {e}"))?;
         check_raw_line(&raw.raw_line)?;
-        return Ok(Action::Raw(raw.raw_line));
+        return Ok((Action::Raw(raw.raw_line), placements));
     }
     let benchmark: Benchmark = if value.get("benchmark").is_some() {
         match serde_json::from_value::<Request>(value).map_err(|e| e.to_string())? {
             Request::Benchmark(b) => b,
-            other => return Ok(Action::Request(other)),
+            other => return Ok((Action::Request(other), placements)),
         }
     } else {
         serde_json::from_value(value).map_err(|e| {
@@ -293,7 +292,7 @@ fn parse_action(mut value: Value) -> Result<Action, String> {
     let mut benchmark = benchmark;
     benchmark.check()?;
     benchmark.complete()?;
-    Ok(Action::Request(Request::Benchmark(benchmark)))
+    Ok((Action::Request(Request::Benchmark(benchmark)), placements))
 }
 
 /// A benchmark line with lists among its kind's fields: the line as written, and per swept
@@ -434,11 +433,12 @@ impl Sweep {
                 });
                 let text = spaced(&value);
                 match parse_action(value) {
-                    Ok(action) => Line::Action {
+                    Ok((action, placements)) => Line::Action {
                         number,
                         text,
                         action,
                         sweep,
+                        placements,
                     },
                     // The error names the combination, which the line alone does not.
                     Err(error) => Line::Invalid {
@@ -697,6 +697,7 @@ mod tests {
                 text,
                 action: Action::Request(Request::Benchmark(Benchmark::Software(b))),
                 sweep: Some(sweep),
+                ..
             } = line
             else {
                 panic!("{line:?}")
@@ -874,14 +875,20 @@ mod tests {
             Primitive::Chacha20.name()
         );
         let line = request(BenchmarkKind::Software, &body);
-        let lines = parse(line.as_bytes());
-        assert!(matches!(&lines[0], Line::Action { .. }), "{lines:?}");
-        assert_eq!(placements(&line), 8);
+        let placements_of = |line: &str| match &parse(line.as_bytes())[0] {
+            Line::Action {
+                action: Action::Request(Request::Benchmark(_)),
+                placements,
+                ..
+            } => *placements,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(placements_of(&line), 8);
         let plain = format!(
             r#"{{"primitive": "{}", "variant": "rv32i", "length": 64}}"#,
             Primitive::Chacha20.name()
         );
-        assert_eq!(placements(&request(BenchmarkKind::Software, &plain)), 1);
+        assert_eq!(placements_of(&request(BenchmarkKind::Software, &plain)), 1);
         for bad in ["0", "-1", "1025", "\"eight\""] {
             let body = format!(
                 r#"{{"primitive": "{}", "placements": {bad}}}"#,

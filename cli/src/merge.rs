@@ -129,6 +129,7 @@ pub fn run(args: Args) -> Result<bool> {
         // Known records carry their own padding and build; a merge measures nothing.
         layout_pad: 0,
         build: &run::meta::Build::default(),
+        placements: &run::Measured::default(),
     };
     let written = run::write_files(&writing, &planned, None)?;
     eprintln!(

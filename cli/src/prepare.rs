@@ -4,6 +4,7 @@
 
 use anyhow::Result;
 
+use crate::firmware::layout::Layout;
 use crate::targets::{LinkKind, Target};
 
 /// Arguments of `cyclebench prepare`: what decides the model and the firmware, nothing else
@@ -20,10 +21,11 @@ pub struct Args {
     link: Option<LinkKind>,
 }
 
-/// Builds the model and the firmware (each a no-op when cached) and names the firmware.
+/// Builds the model and the firmware (each a no-op when cached), with the layout padding the
+/// environment asks for, and names the firmware.
 pub fn run(args: Args) -> Result<bool> {
     let target = args.target.as_ref().unwrap_or_else(|| Target::default_target());
-    let elf = target.prepare(args.link)?;
+    let elf = target.prepare(args.link, Layout::from_env()?)?;
     println!("{} ready: {}", target.name, elf.display());
     Ok(true)
 }

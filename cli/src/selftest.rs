@@ -44,7 +44,7 @@ fn closing_line(line: &str) -> Option<(u32, u32, u32)> {
 pub fn run(args: Args) -> Result<bool> {
     let target = args.target();
     let (_, timeout) = target.timeouts()?;
-    let (mut link, _) = target.connect(true)?;
+    let (mut link, _) = target.connect_selftest()?;
     let start = Instant::now();
     loop {
         let Some(remaining) = timeout.checked_sub(start.elapsed()) else {

@@ -31,17 +31,11 @@ pub fn repo_root() -> PathBuf {
 
 /// Builds the suite with `features` (e.g. `qemu-virt`, `earlgrey,aes-unmasked`), for a core
 /// with Zbb when `zbb` (the compiler may then use rotations in portable code too), optionally
-/// as the self-test build, with the layout padding the user asked for, and returns the ELF.
-/// Cargo makes this a no-op when nothing changed.
-pub fn build(features: &str, zbb: bool, selftest: bool) -> Result<PathBuf> {
-    build_with(features, zbb, selftest, Layout::from_env()?)
-}
-
-/// [`build`] with `layout`. Every layout shares the default's build directory, since they
-/// differ only in the suite's own crate and the link; each image is copied out under its
-/// layout's name (`layouts/default.elf`, `layouts/pad1234-at6.elf`), so the next build does not
-/// overwrite it.
-pub fn build_with(features: &str, zbb: bool, selftest: bool, layout: Layout) -> Result<PathBuf> {
+/// as the self-test build, with `layout`, and returns the ELF. Cargo makes this a no-op when
+/// nothing changed. Every layout shares the default's build directory, since they differ only
+/// in the suite's own crate and the link; each image is copied out under its layout's name
+/// (`layouts/default.elf`, `layouts/pad1234-at6.elf`), so the next build does not overwrite it.
+pub fn build(features: &str, zbb: bool, selftest: bool, layout: Layout) -> Result<PathBuf> {
     layout.check_platform(features)?;
     let root = repo_root();
     let manifest = root.join("firmware/Cargo.toml");
@@ -101,7 +95,7 @@ pub fn build_with(features: &str, zbb: bool, selftest: bool, layout: Layout) -> 
     std::fs::copy(&elf, &partial).with_context(|| format!("copying the image to {}", partial.display()))?;
     std::fs::rename(&partial, &copy).with_context(|| format!("renaming the image to {}", copy.display()))?;
     verify_layout(&copy, features, layout, &Measured::suite(), || {
-        build_with(features, zbb, selftest, Layout::default())
+        build(features, zbb, selftest, Layout::default())
     })?;
     Ok(copy)
 }

@@ -278,10 +278,9 @@ fn records_of(request: &Request, sweep: Option<&SweepPoint>, hello: &Hello) -> V
             .stamp(&mut record);
             // And on an image with layout padding, or a line with placements.
             record.details.insert(String::from(results::LAYOUT_PAD), 1234.into());
-            let cycles = [Some(10), None];
-            let failed = [String::from("+2 B: lost")];
-            let spread = crate::run::placements::spread("total_cycles", &cycles, &failed);
-            record.details.insert(String::from(results::PLACEMENTS), spread);
+            let failed = vec![String::from("+2 B: lost")];
+            results::Placements::new(results::PlacedField::TotalCycles, 2, vec![Some(10), None], failed)
+                .insert_into(&mut record);
             serde_json::to_value(&record).expect("a record serialises")
         })
         .collect()
@@ -310,7 +309,8 @@ fn record_fields() -> Result<(BTreeSet<String>, BTreeSet<&'static str>)> {
             }
             fields.extend(keys(&record[results::SWEEP]));
             fields.extend(keys(&record[results::PLACEMENTS]));
-            fields.extend(keys(&crate::run::placements::spread("total_cycles", &[Some(10)], &[])));
+            let whole = results::Placements::new(results::PlacedField::TotalCycles, 2, vec![Some(10)], vec![]);
+            fields.extend(keys(&serde_json::to_value(whole)?));
         }
     }
     // A record of a line that is no request, and of a control request.

@@ -2,10 +2,9 @@
 //! (`"placements": N`): the default placement's cycles beside the spread of all of them.
 
 use serde::Serialize;
-use serde_json::Value;
 
 use super::records::implementation;
-use crate::results::{Record, PLACEMENTS};
+use crate::results::{Placements, Record};
 
 /// One line measured at several placements.
 #[derive(Clone, Debug, Serialize)]
@@ -40,47 +39,41 @@ pub fn rows(measured: &[&Record]) -> Vec<PlacementRow> {
 }
 
 fn row(r: &Record) -> Option<PlacementRow> {
-    let p = r.details.get(PLACEMENTS)?;
-    let number = |key: &str| p.get(key).and_then(Value::as_u64);
-    let cycles: Vec<Option<u64>> = p.get("cycles")?.as_array()?.iter().map(Value::as_u64).collect();
-    let offsets: Vec<u64> = p.get("offsets")?.as_array()?.iter().filter_map(Value::as_u64).collect();
-    let each = offsets
+    let p = Placements::of(r)?;
+    let each = p
+        .offsets
         .iter()
-        .zip(&cycles)
+        .zip(&p.cycles)
         .map(|(offset, c)| match c {
             Some(c) => format!("+{offset}: {c}"),
             None => format!("+{offset}: not measured"),
         })
         .collect::<Vec<_>>()
         .join(", ");
-    let (min, max) = (number("min"), number("max"));
     Some(PlacementRow {
         location: r.location(),
         benchmark: r.benchmark.clone(),
         description: r.description(),
         implementation: implementation(r),
-        field: p.get("field").and_then(Value::as_str).unwrap_or_default().to_owned(),
-        default: cycles.first().copied().flatten(),
-        min,
-        median: number("median"),
-        max,
-        spread_percent: min
-            .zip(max)
+        field: p.field.name().to_owned(),
+        default: p.cycles.first().copied().flatten(),
+        min: p.min,
+        median: p.median,
+        max: p.max,
+        spread_percent: p
+            .min
+            .zip(p.max)
             .filter(|&(min, _)| min > 0)
             .map(|(min, max)| 100.0 * (max - min) as f64 / min as f64),
         each,
-        errors: p
-            .get("errors")
-            .and_then(Value::as_array)
-            .map(|e| e.iter().filter_map(Value::as_str).map(str::to_owned).collect())
-            .unwrap_or_default(),
+        errors: p.errors,
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::run::placements::spread;
+    use crate::results::PlacedField;
 
     #[test]
     fn a_record_with_placements_gives_its_default_and_spread() {
@@ -90,10 +83,13 @@ mod tests {
             "request": "{}", "benchmark": kind, "verified": true, "firmware_revision": "r"
         }))
         .unwrap();
-        record.details.insert(
-            String::from(PLACEMENTS),
-            spread("total_cycles", &[Some(100), Some(110), Some(105)], &[]),
-        );
+        Placements::new(
+            PlacedField::TotalCycles,
+            2,
+            vec![Some(100), Some(110), Some(105)],
+            vec![],
+        )
+        .insert_into(&mut record);
         let found = rows(&[&record]);
         let [row] = &found[..] else { panic!("{found:?}") };
         assert_eq!(

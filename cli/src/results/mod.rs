@@ -9,6 +9,7 @@
 mod build;
 mod load;
 mod named;
+mod placements;
 mod writer;
 
 use std::path::Path;
@@ -22,6 +23,7 @@ pub use build::RecordContext;
 pub use load::parse;
 pub use load::{distinct, load, Results};
 pub use named::Named;
+pub use placements::{PlacedField, Placements};
 pub use writer::ResultsWriter;
 
 /// The field of a record of a swept `.bench` line that says where it stands in its line's
@@ -34,10 +36,7 @@ pub const SWEEP: &str = "sweep";
 /// have none.
 pub const LAYOUT_PAD: &str = "layout_pad";
 
-/// The field of a record whose line asked for `"placements": N`: the same measurement with the
-/// measured code at N placements, `{"default": 0, "offsets": [0, 2, ...], "field":
-/// "total_cycles", "cycles": [...], "min": .., "median": .., "max": ..}` (offsets in bytes past
-/// the measured block's 2 KiB boundary; `default` is the placement of every other record).
+/// The field of a record whose line asked for `"placements": N`: a [`Placements`].
 pub const PLACEMENTS: &str = "placements";
 
 /// Outcome class of a record.

@@ -212,6 +212,50 @@ impl From<Shard> for ShardMeta {
 }
 
 impl Meta {
+    /// A run's facts before anything is known of it but its target's label and its files.
+    pub fn new(target: &str, files: Vec<PathBuf>) -> Self {
+        Self {
+            target: target.to_owned(),
+            platform: None,
+            cycle_accurate: None,
+            cpu_hz: None,
+            overhead: None,
+            max_message: None,
+            firmware_revision: String::new(),
+            started: String::new(),
+            files,
+            instances: None,
+            link: None,
+            wall_seconds: None,
+            simulated_cycles: None,
+            requests: 0,
+            ok: 0,
+            unsupported: 0,
+            failed: 0,
+            interrupted: false,
+            finished: false,
+            shard: None,
+            implementations: Vec::new(),
+            inputs: Vec::new(),
+            hello: None,
+            merged_from: Vec::new(),
+            layout_pad: 0,
+            build: Build::default(),
+        }
+    }
+
+    /// Takes the suite's hello, its facts also in the fields `run.json` has always had.
+    pub fn set_hello(&mut self, hello: Option<Hello>) {
+        if let Some(hello) = &hello {
+            self.platform = Some(hello.platform.clone());
+            self.cycle_accurate = Some(hello.cycle_accurate);
+            self.cpu_hz = Some(hello.cpu_hz);
+            self.overhead = Some(hello.overhead);
+            self.max_message = Some(hello.max_message);
+        }
+        self.hello = hello;
+    }
+
     /// The shard the run measured (the whole run when it was not sharded).
     pub fn shard(&self) -> Shard {
         self.shard.map_or(Shard::WHOLE, |s| Shard {

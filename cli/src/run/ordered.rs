@@ -10,8 +10,10 @@ use std::path::Path;
 use anyhow::{bail, Context, Result};
 use cyclebench_protocol::Hello;
 
+use super::plan::{Planned, Todo};
 use super::pool::Sent;
-use super::{units, Arrived, Blocked, Planned, Sink, Todo};
+use super::units;
+use super::write::{Arrived, Blocked, Sink};
 use crate::bench_file::{Action, Line};
 use crate::results::Status;
 use crate::signals;
@@ -79,6 +81,7 @@ impl<'f> Ordered<'f> {
             text,
             sweep,
             action,
+            ..
         } = line
         else {
             bail!("{}: record line {r} is no request and was not sent", self.file);

@@ -30,8 +30,16 @@ impl Known {
     /// Whether the line got its answer: the suite replied (whatever it said), or the line was
     /// never to be sent (it is no request). A line that was not sent, or whose reply never
     /// came, is run again by `--resume`.
+    ///
+    /// A measurement of a line that asks for placements is settled only with all of them.
     pub fn settled(&self, line: &Line) -> bool {
-        self.record.attempts.is_some() || matches!(line, Line::Invalid { .. })
+        let placed = match line {
+            Line::Action { placements, .. } if *placements > 1 && self.record.is_measurement() => {
+                results::Placements::of(&self.record).is_some_and(|p| p.complete())
+            }
+            _ => true,
+        };
+        (self.record.attempts.is_some() && placed) || matches!(line, Line::Invalid { .. })
     }
 
     /// The suite's own count of this line, as its status after `done` sums it: (served, errors).
@@ -56,7 +64,7 @@ pub struct KnownFile {
 /// `<stem>.out` names of `files`, as a run gives them.
 pub fn out_names(files: &[PathBuf]) -> Vec<String> {
     let mut taken = std::collections::HashSet::new();
-    files.iter().map(|p| super::out_name(p, &mut taken)).collect()
+    files.iter().map(|p| super::write::out_name(p, &mut taken)).collect()
 }
 
 /// Reads what `dir` holds of `files` (each with its expanded lines). Records of lines the
@@ -167,6 +175,11 @@ fn read_out(out: &str, lines: &[Line], records: &mut [Option<Record>]) -> KnownF
 
 /// How the closing status line of a file starts.
 pub const DONE_PREFIX: &str = "# done: ";
+
+/// A file's closing status line from the suite's counts (served, errors).
+pub fn done_line((served, errors): (u32, u32)) -> String {
+    format!("{DONE_PREFIX}{served} served, {errors} errors")
+}
 
 /// The served and error counts of a closing status line, when it has them.
 pub fn done_counts(line: &str) -> Option<(u32, u32)> {

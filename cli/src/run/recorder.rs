@@ -118,7 +118,7 @@ impl Recorder {
         }
         self.progress.inc(1);
         if !self.quiet {
-            self.progress.suspend(|| super::report_line(record));
+            self.progress.suspend(|| super::write::report_line(record));
         }
         Ok(())
     }

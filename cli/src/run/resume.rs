@@ -9,65 +9,14 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
-use clap::ValueEnum;
 
 use super::meta::{Build, Meta};
 use super::previous::{self, KnownFile};
-use super::Args;
 use crate::bench_file::Line;
 use crate::results::ResultsWriter;
-use crate::targets::{LinkKind, Target};
 
 /// Where earlier sessions' files are kept until a session finishes.
 const EARLIER: &str = ".earlier";
-
-/// Reads the run in `dir` and completes `args` from it: its files and target unless given
-/// (given ones must be the run's).
-pub fn adopt(dir: &Path, args: &mut Args) -> Result<Meta> {
-    let meta = Meta::read(dir)?;
-    if args.files.is_empty() {
-        args.files = meta.files.clone();
-    } else if args.files != meta.files {
-        bail!(
-            "{} is a run of {}, not of {}",
-            dir.display(),
-            names(&meta.files),
-            names(&args.files)
-        );
-    }
-    let target = &mut args.target;
-    if target.port.is_none() && target.target.is_none() {
-        match meta.target.strip_prefix("serial:") {
-            Some(port) => target.port = Some(port.to_owned()),
-            None => {
-                let named = Target::named(&meta.target).with_context(|| {
-                    format!(
-                        "{} names target {}, which this cyclebench does not know",
-                        dir.display(),
-                        meta.target
-                    )
-                })?;
-                target.target = Some(named.clone());
-            }
-        }
-    }
-    if target.link.is_none() {
-        target.link = meta.link.as_deref().and_then(|l| LinkKind::from_str(l, true).ok());
-    }
-    // The implementations the run measured, from the folders it named, as they are now.
-    if args.implementations.is_empty() {
-        args.implementations = meta.implementations.iter().map(|f| f.folder.clone()).collect();
-    }
-    Ok(meta)
-}
-
-fn names(files: &[PathBuf]) -> String {
-    files
-        .iter()
-        .map(|f| f.display().to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
-}
 
 /// Refuses to resume `dir` on another target, with other firmware or other input files.
 pub fn check(dir: &Path, meta: &Meta, label: &str, revision: &str, inputs: &[String], files: &[PathBuf]) -> Result<()> {

@@ -6,6 +6,7 @@ use std::time::Duration;
 use anyhow::Result;
 
 use super::{LinkKind, Target, Timeouts, TARGETS};
+use crate::firmware::layout::Layout;
 use crate::link::{self, Link};
 
 /// A board on `--port` boots in well under a second and runs the suite at full speed: a
@@ -173,21 +174,35 @@ impl TargetArgs {
     /// Starts the target running `elf`, another image of the suite (one placement of its
     /// measured code); not for `--port`.
     pub fn start_image(&self, elf: &Path) -> Result<Link> {
-        let (link, _) = self.target().start(Some(elf), false, self.link, None)?;
+        let (link, _) = self
+            .target()
+            .start(Some(elf), false, self.link, None, Layout::default())?;
         Ok(link)
     }
 
-    /// Starts (or opens) the target. `selftest` selects the self-test firmware. Returns the
-    /// link and the suite's ELF, when known (not for `--port` without `--firmware`).
-    pub fn connect(&self, selftest: bool) -> Result<(Link, Option<PathBuf>)> {
+    /// Starts (or opens) the target for the self-test firmware, built with the layout the
+    /// environment asks for. Returns the link and the ELF, when known (not for `--port`).
+    pub fn connect_selftest(&self) -> Result<(Link, Option<PathBuf>)> {
+        self.connect(None, true, Layout::from_env()?)
+    }
+
+    /// Starts (or opens) the target for a run: `image` (an image the run built), else the
+    /// `--firmware` given, else the suite built with `layout`. Returns the link and the ELF
+    /// that runs, when known (not for `--port`).
+    pub fn connect_run(&self, image: Option<&Path>, layout: Layout) -> Result<(Link, Option<PathBuf>)> {
+        self.connect(image, false, layout)
+    }
+
+    fn connect(&self, image: Option<&Path>, selftest: bool, layout: Layout) -> Result<(Link, Option<PathBuf>)> {
         if let Some(port) = &self.port {
-            return Ok((link::open_serial(port, self.baud)?, self.firmware.clone()));
+            return Ok((link::open_serial(port, self.baud)?, None));
         }
         let (link, elf) = self.target().start(
-            self.firmware.as_deref(),
+            image.or(self.firmware.as_deref()),
             selftest,
             self.link,
             self.instruction_trace.as_deref(),
+            layout,
         )?;
         Ok((link, Some(elf)))
     }

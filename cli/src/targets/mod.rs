@@ -20,6 +20,7 @@ pub use args::{timeout_seconds, TargetArgs};
 pub use simulator::Simulator;
 
 use crate::firmware;
+use crate::firmware::layout::Layout;
 use crate::link::Link;
 
 /// Every target `--target` accepts, in the order `--help` lists them.
@@ -239,6 +240,7 @@ impl Target {
         selftest: bool,
         link: Option<LinkKind>,
         trace: Option<&Path>,
+        layout: Layout,
     ) -> Result<(Link, PathBuf)> {
         let link_kind = self.link(link)?;
         if trace.is_some() && !matches!(self.simulator, Simulator::EarlGrey { .. }) {
@@ -253,7 +255,7 @@ impl Target {
         let elf = match firmware {
             Some(elf) if elf.exists() => elf.to_path_buf(),
             Some(elf) => bail!("firmware {} does not exist", elf.display()),
-            None => firmware::build(&self.firmware_features(link_kind), self.firmware.zbb, selftest)?,
+            None => firmware::build(&self.firmware_features(link_kind), self.firmware.zbb, selftest, layout)?,
         };
         let link = simulator.start(self, &elf, link_kind, trace)?;
         Ok((link, elf))
@@ -263,10 +265,10 @@ impl Target {
 impl Target {
     /// Builds (or finds cached) the model and the suite firmware a run on this target over
     /// `link` needs, without starting anything; returns the firmware's ELF.
-    pub fn prepare(&self, link: Option<LinkKind>) -> Result<PathBuf> {
+    pub fn prepare(&self, link: Option<LinkKind>, layout: Layout) -> Result<PathBuf> {
         let link_kind = self.link(link)?;
         self.simulator.prepare()?;
-        firmware::build(&self.firmware_features(link_kind), self.firmware.zbb, false)
+        firmware::build(&self.firmware_features(link_kind), self.firmware.zbb, false, layout)
     }
 }
 
@@ -343,7 +345,7 @@ mod tests {
             .filter(|t| !matches!(t.simulator, Simulator::EarlGrey { .. }))
         {
             // Refused before anything is built or started.
-            let Err(e) = target.start(None, false, None, Some(dir)) else {
+            let Err(e) = target.start(None, false, None, Some(dir), Layout::default()) else {
                 panic!("{} took an instruction trace", target.name);
             };
             let e = e.to_string();
