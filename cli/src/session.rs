@@ -38,6 +38,9 @@ pub const DEFAULT_ATTEMPTS: u32 = 12;
 pub enum RequestError {
     /// Nothing at all within the timeout; the link is considered dead.
     Timeout(Duration),
+    /// The suite took the request and gave no result within the timeout: the request hung
+    /// (a loop that never ends), or runs longer than the timeout allows.
+    Hung(Duration),
     /// The link closed; says why.
     Closed(String),
     /// The suite started over (it sent an unprompted hello).
@@ -51,7 +54,13 @@ impl std::fmt::Display for RequestError {
         match self {
             Self::Timeout(t) => write!(
                 f,
-                "no reply within {:.0} s (raise --timeout if the benchmark is long)",
+                "no reply within {:.0} s, the timeout that applied: the target does not answer",
+                t.as_secs_f64()
+            ),
+            Self::Hung(t) => write!(
+                f,
+                "hung: the suite took the request and gave no result within {:.0} s, the timeout that \
+                 applied (a benchmark that runs longer needs a larger --timeout)",
                 t.as_secs_f64()
             ),
             Self::Closed(why) => write!(f, "link lost: {why}"),
@@ -304,7 +313,10 @@ impl Session {
         // only a reply stuck mid-line or damaged calls for a probe.
         let mut accepted = false;
         loop {
-            let line = self.next_line(start, self.timing.silence)?;
+            let line = match self.next_line(start, self.timing.silence) {
+                Err(RequestError::Timeout(t)) if accepted => return Err(RequestError::Hung(t)),
+                line => line?,
+            };
             let decoded = line.as_deref().map(|l| decode_reply(l.as_bytes()));
             let suspicious = match &decoded {
                 // No line: suspicious only if no byte came either (a slow link may be in the

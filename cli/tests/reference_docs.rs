@@ -221,3 +221,29 @@ fn every_field_of_run_json_is_in_the_document() {
     let missing = unmentioned(section, fields);
     assert!(missing.is_empty(), "{} does not name {missing:?} of run.json", doc.path);
 }
+
+// docs/implementations.md
+
+#[test]
+fn docs_implementations_md_states_the_default_timeouts_the_tool_applies() {
+    let help = cyclebench(&["run", "--help"]);
+    assert!(help.status.success(), "{}", text(&help));
+    let help = String::from_utf8(help.stdout).expect("the help is UTF-8");
+    // The request timeout's paragraph, then its default, as clap renders it.
+    let after = help
+        .split("Seconds to wait for the reply to one request")
+        .nth(1)
+        .expect("the --timeout help");
+    let defaults = after
+        .split("[default: ")
+        .nth(1)
+        .and_then(|d| d.split(']').next())
+        .expect("the --timeout default");
+    let defaults = defaults.split_whitespace().collect::<Vec<_>>().join(" ");
+    let doc = std::fs::read_to_string(repo().join("docs/implementations.md")).unwrap();
+    let doc = doc.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        doc.contains(&format!("in seconds, is {defaults}")),
+        "docs/implementations.md must state the default timeouts as the tool applies them: {defaults}"
+    );
+}
