@@ -273,6 +273,9 @@ impl Written {
                 );
             }
         }
+        if let Some(a) = algorithm {
+            self.agrees_with(a, interface)?;
+        }
         if let Some(v) = &self.vectors {
             if !dir.join(v).is_file() {
                 bail!("vectors = \"{}\": no such file in {}", v.display(), dir.display());
@@ -288,6 +291,34 @@ impl Written {
             vectors: self.vectors,
             code,
         })
+    }
+
+    /// Refuses a size written that contradicts `algorithm` (a SHA-256 with 64 bytes of
+    /// output): every output would fail its check, but only once the image is built and run.
+    fn agrees_with(&self, algorithm: Algorithm, interface: Interface) -> Result<()> {
+        for size in DeclaredSize::ALL {
+            let (written, fixed) = match size {
+                DeclaredSize::Output => match self.output_bytes {
+                    Some(WrittenOutput::Fixed(n)) => (Some(n), algorithm.output_bytes()),
+                    _ => (None, None),
+                },
+                DeclaredSize::Key => (self.key_bytes, Some(algorithm.key_bytes())),
+                DeclaredSize::Nonce => (self.nonce_bytes, Some(algorithm.nonce_bytes())),
+                DeclaredSize::Block => (self.block_bytes, algorithm.output_bytes()),
+                // The context is the implementation's own business.
+                DeclaredSize::Context => (None, None),
+            };
+            if let (Some(written), Some(fixed)) = (written, fixed) {
+                if written != fixed && interface.declares(size) {
+                    bail!(
+                        "{} = {written} contradicts algorithm = \"{}\", which has {fixed}",
+                        size.name(),
+                        algorithm.name()
+                    );
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The C implementation: its sources, which must be there, and its interface's sizes.
@@ -560,6 +591,26 @@ mod tests {
                 "secret",
             ),
             (toml("x", "rust", hash, ""), &[][..], "no Cargo.toml"),
+            (
+                toml(
+                    "x",
+                    "c",
+                    hash,
+                    "algorithm = \"sha256\"\noutput_bytes = 64\nsources = [\"a.c\"]\n",
+                ),
+                &["a.c"][..],
+                "output_bytes = 64 contradicts algorithm = \"sha256\", which has 32",
+            ),
+            (
+                toml(
+                    "x",
+                    "c",
+                    stream,
+                    "algorithm = \"chacha20\"\nkey_bytes = 16\nnonce_bytes = 12\nsources = [\"a.c\"]\n",
+                ),
+                &["a.c"][..],
+                "key_bytes = 16 contradicts algorithm = \"chacha20\", which has 32",
+            ),
             (
                 toml("x", "c", hash, "algorithm = \"md5\"\nsources = [\"a.c\"]\n"),
                 &["a.c"][..],

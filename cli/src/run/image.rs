@@ -3,8 +3,8 @@
 
 use std::path::PathBuf;
 
-use anyhow::Result;
-use cyclebench_protocol::Request;
+use anyhow::{bail, Result};
+use cyclebench_protocol::{Benchmark, Request};
 
 use super::config::{ImageSource, RunConfig};
 use crate::bench_file::{Action, Line};
@@ -42,6 +42,7 @@ pub(crate) fn build(config: &RunConfig, files: &[(PathBuf, Vec<Line>)], layout: 
                 .iter()
                 .map(|dir| implementation::Folder::read(dir))
                 .collect::<Result<_>>()?;
+            named_in(&folders, files)?;
             let (features, zbb) = config.target.firmware_build()?;
             if layout == config.layout {
                 eprintln!(
@@ -64,4 +65,42 @@ pub(crate) fn build(config: &RunConfig, files: &[(PathBuf, Vec<Line>)], layout: 
         }
     };
     Ok(Some(built))
+}
+
+/// Refuses requests of `files` that name an implementation none of `folders` carries, before
+/// anything is built: a misspelt name would otherwise cost the image's build and the run up to
+/// that line.
+fn named_in(folders: &[implementation::Folder], files: &[(PathBuf, Vec<Line>)]) -> Result<()> {
+    let mut unknown = Vec::new();
+    for (path, lines) in files {
+        for line in lines {
+            let Line::Action {
+                number,
+                action: Action::Request(Request::Benchmark(b)),
+                ..
+            } = line
+            else {
+                continue;
+            };
+            let name = match b {
+                Benchmark::Implementation(i) => Some(&i.name),
+                Benchmark::Leakage(l) => l.implementation.as_ref(),
+                _ => None,
+            };
+            if let Some(name) = name.filter(|n| !folders.iter().any(|f| f.manifest.name == **n)) {
+                let at = format!("{}:{number} names \"{name}\"", path.display());
+                if !unknown.contains(&at) {
+                    unknown.push(at);
+                }
+            }
+        }
+    }
+    if unknown.is_empty() {
+        return Ok(());
+    }
+    bail!(
+        "no --impl folder carries the implementation that {}; the folders given carry: {}",
+        unknown.join(", "),
+        implementation::Folder::names(folders)
+    )
 }
