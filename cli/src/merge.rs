@@ -103,6 +103,7 @@ pub fn run(args: Args) -> Result<bool> {
                 .map(|k| Todo::Known(Box::new(k.expect("every line is known once none is missing"))))
                 .collect(),
             closing: Closing::Known(summed(&closing)),
+            model: None,
         })
         .collect();
 

@@ -33,19 +33,22 @@ use crate::results::{self as load, Record, Results};
 use crate::run::meta::{Meta, RUN_JSON};
 use crate::run::previous::out_names;
 
-/// Record fields that differ between two runs of the same thing: when the reply arrived, and how
-/// often a noisy link made the tool send the request.
-const RUN_FIELDS: [&str; 2] = ["timestamp", "attempts"];
+/// Record fields that differ between two runs of the same thing: when the reply arrived, how
+/// often a noisy link made the tool send the request, and which variant of the chip's model
+/// ran it (each variant counts the whole chip's cycles: that is what a comparison holds).
+const RUN_FIELDS: [&str; 3] = ["timestamp", "attempts", "model"];
 
 /// Fields that name the image, or where its code lies, rather than what it measured: not held
 /// with `--other-image`. Code moved by other code around it keeps its cycles (docs/analysis.md,
 /// "Same code, same cycles"), and a Rust symbol's hash changes with its crate's metadata.
-const IMAGE_FIELDS: [&str; 8] = [
+const IMAGE_FIELDS: [&str; 9] = [
     "firmware_revision",
     "image_sha256",
     "rustc",
     "clang",
     "impl_compiler",
+    // Names the checkout's include folder.
+    "impl_flags",
     "layout_pad",
     "entry",
     "code_symbol",
@@ -85,7 +88,7 @@ pub struct Options {
     /// With --identical: A and B ran different images meant to measure alike (another revision
     /// of the suite): the fields that name the image or where its code lies are not held
     /// either: `firmware_revision`, `image_sha256`, `rustc`, `clang`, `impl_compiler`,
-    /// `layout_pad`, `entry`, `code_symbol`.
+    /// `impl_flags`, `layout_pad`, `entry`, `code_symbol`.
     #[arg(long, requires = "identical")]
     pub other_image: bool,
     /// With --identical: print each request a difference names on stdout, once, as

@@ -39,6 +39,10 @@ pub const LAYOUT_PAD: &str = "layout_pad";
 /// The field of a record whose line asked for `"placements": N`: a [`Placements`].
 pub const PLACEMENTS: &str = "placements";
 
+/// The field of a record measured on a model of a chip with variants (`run --model`): which
+/// variant ran it (`full` for the whole chip). Records of other targets have none.
+pub const MODEL: &str = "model";
+
 /// Outcome class of a record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

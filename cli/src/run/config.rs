@@ -9,8 +9,10 @@ use clap::ValueEnum;
 use super::meta::Meta;
 use super::units::Shard;
 use super::Args;
+use crate::bench_file::Line;
 use crate::firmware::layout::Layout;
 use crate::session::Timing;
+use crate::targets::variants::{self, Variant};
 use crate::targets::{LinkKind, Target, TargetArgs};
 
 /// The image a run starts.
@@ -33,6 +35,64 @@ impl ImageSource {
     }
 }
 
+/// Which variant of the chip's model runs the requests.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum ModelChoice {
+    /// The target has no variants.
+    Only,
+    /// Each file on the smallest of these variants that holds every block it uses.
+    Smallest(Vec<Variant>),
+    /// Every file on this one.
+    Fixed(String),
+}
+
+impl ModelChoice {
+    /// What `--model` asks of `target`; `variants` are the tree's.
+    fn resolve(target: &TargetArgs, asked: Option<&str>, variants: Vec<Variant>) -> Result<Self> {
+        let is_earlgrey = target.port.is_none()
+            && target
+                .target
+                .as_ref()
+                .unwrap_or_else(|| Target::default_target())
+                .is_earlgrey();
+        match asked {
+            _ if !is_earlgrey && asked.is_some() => {
+                bail!(
+                    "--model chooses a variant of a simulated Earl Grey; {} has none",
+                    target.label()
+                )
+            }
+            _ if !is_earlgrey => Ok(Self::Only),
+            // The instruction tracer is built into the whole chip only.
+            None | Some("auto") if target.instruction_trace.is_some() => Ok(Self::Fixed(variants::FULL.into())),
+            None | Some("auto") => Ok(Self::Smallest(variants)),
+            Some(name) if name == variants::FULL || variants.iter().any(|v| v.name == name) => {
+                Ok(Self::Fixed(name.to_owned()))
+            }
+            Some(name) => {
+                let known: Vec<&str> = variants.iter().map(|v| v.name.as_str()).collect();
+                bail!(
+                    "--model {name}: no such model (auto, {}{}{})",
+                    variants::FULL,
+                    if known.is_empty() { "" } else { ", " },
+                    known.join(", ")
+                )
+            }
+        }
+    }
+
+    /// The variant a file of `lines` runs on.
+    pub fn for_lines(&self, lines: &[Line]) -> Option<String> {
+        match self {
+            Self::Only => None,
+            Self::Fixed(name) => Some(name.clone()),
+            Self::Smallest(variants) => {
+                Some(variants::choose(variants, variants::blocks_used(lines).as_deref()).to_owned())
+            }
+        }
+    }
+}
+
 /// Link faults injected for robustness tests: the fraction of bytes damaged, and the seed.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Faults {
@@ -49,6 +109,8 @@ pub(crate) struct RunConfig {
     pub target: TargetArgs,
     /// What runs there.
     pub image: ImageSource,
+    /// Which variant of the chip's model runs each file.
+    pub model: ModelChoice,
     /// The layout of every image the tool builds for the run's own requests (placements move
     /// it further).
     pub layout: Layout,
@@ -95,6 +157,11 @@ impl RunConfig {
             (None, Some(j)) => j as usize,
             (None, None) => available.max(1),
         };
+        let model = ModelChoice::resolve(
+            &target,
+            target.model.as_deref(),
+            variants::read(&crate::firmware::repo_root())?,
+        )?;
         let (hello_timeout, timeout) = target.timeouts()?;
         let mut timing = Timing::new(hello_timeout, timeout, target.quiet());
         timing.attempts = args.attempts;
@@ -123,6 +190,7 @@ impl RunConfig {
             files,
             target,
             image,
+            model,
             layout,
             out_dir,
             resuming,
@@ -262,6 +330,47 @@ mod tests {
             default.starts_with("results") && default.to_string_lossy().ends_with("-qemu-virt"),
             "{}",
             default.display()
+        );
+    }
+
+    #[test]
+    fn the_model_is_chosen_on_earl_grey_only() {
+        let variants = vec![Variant {
+            name: String::from("software"),
+            removed: vec![String::from("aes")],
+        }];
+        let target = |words: &[&str]| resolve(&[words, &["a.bench"]].concat()).unwrap().target;
+        let choice = |words: &[&str], asked| ModelChoice::resolve(&target(words), asked, variants.clone());
+        assert_eq!(choice(&[], None).unwrap(), ModelChoice::Smallest(variants.clone()));
+        assert_eq!(
+            choice(&[], Some("auto")).unwrap(),
+            ModelChoice::Smallest(variants.clone())
+        );
+        assert_eq!(
+            choice(&[], Some("full")).unwrap(),
+            ModelChoice::Fixed(String::from("full"))
+        );
+        assert_eq!(
+            choice(&[], Some("software")).unwrap(),
+            ModelChoice::Fixed(String::from("software"))
+        );
+        let e = choice(&[], Some("tiny")).unwrap_err();
+        assert!(
+            format!("{e:#}").contains("no such model (auto, full, software)"),
+            "{e:#}"
+        );
+        // The tracer is in the whole chip only.
+        assert_eq!(
+            choice(&["--instruction-trace", "t"], None).unwrap(),
+            ModelChoice::Fixed(String::from("full"))
+        );
+        assert_eq!(choice(&["--target", "qemu-virt"], None).unwrap(), ModelChoice::Only);
+        let e = choice(&["--target", "ibex-sim"], Some("full")).unwrap_err();
+        assert!(format!("{e:#}").contains("ibex-sim has none"), "{e:#}");
+        assert_eq!(ModelChoice::Only.for_lines(&[]), None);
+        assert_eq!(
+            ModelChoice::Smallest(variants.clone()).for_lines(&[]).as_deref(),
+            Some("software")
         );
     }
 

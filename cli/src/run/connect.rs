@@ -3,7 +3,6 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
-use cyclebench_protocol::Hello;
 
 use super::config::RunConfig;
 use super::pool;
@@ -14,14 +13,18 @@ use crate::session::Session;
 /// to the thread that started it and dies with it), one after the other so that a firmware or
 /// model build happens once; the hellos are awaited side by side. Returns the sessions and the
 /// ELF they run, when known.
-pub(crate) fn instances(config: &RunConfig, image: Option<&Path>) -> Result<(Vec<Session>, Option<PathBuf>)> {
-    let count = config.instances;
+pub(crate) fn instances(
+    config: &RunConfig,
+    image: Option<&Path>,
+    model: Option<&str>,
+    count: usize,
+) -> Result<(Vec<Session>, Option<PathBuf>)> {
     let mut links = Vec::with_capacity(count);
     let mut elf = None;
     for index in 0..count {
         let (mut link, built) = config
             .target
-            .connect_run(image, config.layout)
+            .connect_run(image, config.layout, model)
             .with_context(|| format!("starting instance {} of {count}", index + 1))?;
         if let Some(faults) = config.faults {
             link.inject_faults(faults.rate, faults.seed.wrapping_add(index as u64));
@@ -61,26 +64,33 @@ pub(crate) fn instances(config: &RunConfig, image: Option<&Path>) -> Result<(Vec
     Ok((connected, elf))
 }
 
-/// How the pool starts a fresh instance of the target on `image` in place of a lost one: a
-/// request that never returned (an implementation stuck in a loop) or a simulator that died
-/// costs that request, not the rest of the run. The fresh instance must announce what the
-/// first did.
-pub(crate) fn restart(config: &RunConfig, image: Option<PathBuf>, expected: Hello) -> pool::Restart {
-    let target = config.target.clone();
-    let (faults, timing, layout) = (config.faults, config.timing, config.layout);
-    Box::new(move || {
-        let (mut link, _) = target.connect_run(image.as_deref(), layout)?;
-        if let Some(faults) = faults {
-            link.inject_faults(faults.rate, faults.seed);
+/// How the pool starts fresh instances of the target on `image`: in place of a lost one (a
+/// request that never returned, an implementation stuck in a loop, a simulator that died
+/// costs that request, not the rest of the run), and on another variant of the chip.
+pub(crate) fn starter(config: &RunConfig, image: Option<PathBuf>) -> pool::Start {
+    let config = StartConfig {
+        target: config.target.clone(),
+        faults: config.faults,
+        timing: config.timing,
+        layout: config.layout,
+    };
+    Box::new(move |model, count| {
+        let mut sessions = Vec::with_capacity(count);
+        for _ in 0..count {
+            let (mut link, _) = config.target.connect_run(image.as_deref(), config.layout, model)?;
+            if let Some(faults) = config.faults {
+                link.inject_faults(faults.rate, faults.seed);
+            }
+            sessions.push(Session::connect(link, config.timing)?);
         }
-        let session = Session::connect(link, timing)?;
-        if session.hello != expected {
-            bail!(
-                "the fresh instance announced {}, the first one {}",
-                serde_json::to_string(&session.hello)?,
-                serde_json::to_string(&expected)?
-            );
-        }
-        Ok(session)
+        Ok(sessions)
     })
+}
+
+/// What [`starter`] keeps of the run's configuration.
+struct StartConfig {
+    target: crate::targets::TargetArgs,
+    faults: Option<super::config::Faults>,
+    timing: crate::session::Timing,
+    layout: crate::firmware::layout::Layout,
 }

@@ -96,6 +96,10 @@ pub struct Meta {
     /// (`CYCLEBENCH_LAYOUT_PAD`); absent for none.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub layout_pad: u32,
+    /// The variants of the chip's model the files ran on (`run --model`), in file order; empty
+    /// for a target without variants.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub models: Vec<String>,
     /// The compilers that built the image and its digest.
     #[serde(flatten)]
     pub build: Build,
@@ -240,6 +244,7 @@ impl Meta {
             hello: None,
             merged_from: Vec::new(),
             layout_pad: 0,
+            models: Vec::new(),
             build: Build::default(),
         }
     }

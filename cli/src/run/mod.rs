@@ -114,6 +114,9 @@ pub fn run(args: Args) -> Result<bool> {
     };
     let known = take_out_dir(&config, &files, &label, &revision, &inputs)?;
     let mut planned = plan::plan(files.clone(), config.shard, known);
+    for file in &mut planned {
+        file.model = config.model.for_lines(&file.lines);
+    }
     let sending = planned.iter().any(Planned::sends);
     let wall = std::time::Instant::now();
     let mut meta = Meta {
@@ -124,6 +127,16 @@ pub fn run(args: Args) -> Result<bool> {
         inputs,
         implementations: implementations.clone(),
         layout_pad: config.layout.pad,
+        models: planned
+            .iter()
+            .filter(|p| p.sends())
+            .filter_map(|p| p.model.clone())
+            .fold(Vec::new(), |mut m, v| {
+                if !m.contains(&v) {
+                    m.push(v);
+                }
+                m
+            }),
         // The digest follows the start of the instances.
         build: meta::Build::compilers(sending && config.image.built_here()),
         ..Meta::new(&label, config.files.clone())
@@ -141,7 +154,9 @@ pub fn run(args: Args) -> Result<bool> {
     // The placements first, so that each line's record is written once, complete.
     let placed = placements::measure(&config, &files, placements::plan(&planned), &config.out_dir)?;
     let (mut pool, symbols) = if sending && !signals::interrupted() {
-        let (pool, symbols) = start(&config, elf, &mut meta)?;
+        // The instances start on the model of the first file they serve.
+        let first = planned.iter().find(|p| p.sends()).and_then(|p| p.model.clone());
+        let (pool, symbols) = start(&config, elf, first, &mut meta)?;
         (Some(pool), symbols)
     } else {
         let before = config.resuming.as_ref().and_then(|m| m.instances);
@@ -220,10 +235,16 @@ fn take_out_dir(
     Ok(Vec::new())
 }
 
-/// Starts the run's instances on `elf` (or the image the configuration names), with a pool
-/// that restarts a lost one; records in `meta` what answered and what it runs. Returns the
-/// pool and the image's symbols, for code sizes.
-fn start(config: &RunConfig, elf: Option<PathBuf>, meta: &mut Meta) -> Result<(Pool, Option<Symbols>)> {
+/// Starts the run's instances on `elf` (or the image the configuration names) and the chip
+/// variant `model`, with a pool that restarts a lost one and changes variants; records in
+/// `meta` what answered and what it runs. Returns the pool and the image's symbols, for code
+/// sizes.
+fn start(
+    config: &RunConfig,
+    elf: Option<PathBuf>,
+    model: Option<String>,
+    meta: &mut Meta,
+) -> Result<(Pool, Option<Symbols>)> {
     let count = config.instances;
     let many = if count > 1 {
         format!(" ({count} instances)")
@@ -232,17 +253,16 @@ fn start(config: &RunConfig, elf: Option<PathBuf>, meta: &mut Meta) -> Result<(P
     };
     let spinner = ProgressBar::new_spinner().with_message(format!("starting {}{many} ...", config.label()));
     spinner.enable_steady_tick(std::time::Duration::from_millis(120));
-    let connected = connect::instances(config, elf.as_deref());
+    let connected = connect::instances(config, elf.as_deref(), model.as_deref(), count);
     spinner.finish_and_clear();
     let (sessions, elf) = connected?;
     meta.build.image_sha256 = elf.as_deref().map(meta::digest).transpose()?;
     if let Some(before) = &config.resuming {
         resume::same_build(&config.out_dir, &before.build, &meta.build)?;
     }
-    let mut pool = Pool::new(sessions);
+    let mut pool = Pool::new(sessions, model);
     if config.image != ImageSource::Board {
-        let first = pool.hello().clone();
-        pool.restart_with(connect::restart(config, elf.clone(), first));
+        pool.start_with(connect::starter(config, elf.clone()));
     }
     // Code sizes of software primitives come from the firmware's symbol table; without it
     // (a board on --port) they are simply not reported.

@@ -41,6 +41,8 @@ pub(crate) struct Planned {
     pub todo: Vec<Todo>,
     /// Its closing status line.
     pub closing: Closing,
+    /// The variant of the chip its requests run on, where the target has variants.
+    pub model: Option<String>,
 }
 
 impl Planned {
@@ -132,6 +134,7 @@ pub(crate) fn plan(files: Vec<(PathBuf, Vec<Line>)>, shard: Shard, mut known: Ve
                 lines,
                 todo,
                 closing,
+                model: None,
             }
         })
         .collect()

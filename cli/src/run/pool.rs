@@ -1,11 +1,12 @@
 //! Several instances of one target, each with its own session, sharing the requests of a
 //! file: the next free instance takes the next request, and results come back tagged with
-//! their place so they can be written in file order.
+//! their place so they can be written in file order. On a chip with model variants the
+//! instances run one variant at a time; a file that needs another one replaces them.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 
-use anyhow::Result;
+use anyhow::{bail, Context, Result};
 use cyclebench_protocol::{Hello, Request};
 
 use crate::bench_file::Action;
@@ -16,6 +17,8 @@ use crate::signals;
 pub struct Instance {
     session: Session,
     lost: Option<String>,
+    /// Its cycle counter at its last status.
+    cycles: u64,
 }
 
 /// The result of sending one line.
@@ -24,34 +27,76 @@ pub struct Sent {
     pub exchanged: Result<Exchange, String>,
     /// The hello of the instance that served it (every instance runs the same suite).
     pub hello: Hello,
+    /// The variant of the chip it ran on, where the target has variants.
+    pub model: Option<String>,
 }
 
-/// Starts a fresh instance of the target, in place of one that was lost.
-pub type Restart = Box<dyn FnMut() -> Result<Session>>;
+/// Starts instances of the target (how many, on which variant of the chip), each with the
+/// suite's hello received.
+pub type Start = Box<dyn FnMut(Option<&str>, usize) -> Result<Vec<Session>>>;
 
 /// The running instances.
 pub struct Pool {
     instances: Vec<Instance>,
-    /// How to start a fresh instance (a target the tool starts; `None` for a board).
-    restart: Option<Restart>,
+    /// How to start fresh instances (a target the tool starts; `None` for a board).
+    start: Option<Start>,
+    /// The variant of the chip the instances run.
+    model: Option<String>,
+    /// What the first instance on this variant announced, which a fresh one must announce.
+    hello: Hello,
+    /// The cycle counters of instances replaced by another variant's, at their last status.
+    retired_cycles: u64,
 }
 
 impl Pool {
-    /// A pool of connected sessions (at least one).
-    pub fn new(sessions: Vec<Session>) -> Self {
+    /// A pool of connected sessions (at least one) running `model`.
+    pub fn new(sessions: Vec<Session>, model: Option<String>) -> Self {
+        let hello = sessions[0].hello.clone();
         Self {
-            instances: sessions
-                .into_iter()
-                .map(|session| Instance { session, lost: None })
-                .collect(),
-            restart: None,
+            instances: sessions.into_iter().map(Instance::new).collect(),
+            start: None,
+            model,
+            hello,
+            retired_cycles: 0,
         }
     }
 
-    /// Lets the pool start a fresh instance in place of one that was lost (a request that
-    /// never returned, a simulator that died), so the requests after it still run.
-    pub fn restart_with(&mut self, restart: Restart) {
-        self.restart = Some(restart);
+    /// Lets the pool start fresh instances: in place of one that was lost (a request that
+    /// never returned, a simulator that died), so the requests after it still run, and on
+    /// another variant of the chip.
+    pub fn start_with(&mut self, start: Start) {
+        self.start = Some(start);
+    }
+
+    /// Runs the instances on `model`: the ones running now stay if it is theirs, else as many
+    /// fresh ones take their place (each simulates every cycle even when idle, so the old
+    /// ones stop). Call it between files, after their closing status.
+    pub fn use_model(&mut self, model: Option<&str>) -> Result<(), String> {
+        if self.model.as_deref() == model {
+            return Ok(());
+        }
+        let Some(start) = self.start.as_mut() else {
+            return Err(String::from("no fresh instance can be started on another model"));
+        };
+        let count = self.instances.len();
+        self.retired_cycles += self.instances.iter().map(|i| i.cycles).sum::<u64>();
+        // The old instances stop before the new ones start: they would share the cores.
+        self.instances.clear();
+        let sessions = start(model, count).map_err(|e| format!("starting the model {}: {e:#}", model.unwrap_or("")))?;
+        let hello = sessions[0].hello.clone();
+        if hello.platform != self.hello.platform {
+            return Err(format!(
+                "the model {} announced platform {}, the first one {}",
+                model.unwrap_or(""),
+                hello.platform,
+                self.hello.platform
+            ));
+        }
+        eprintln!("model {}: {count} instance(s) started", model.unwrap_or(""));
+        self.instances = sessions.into_iter().map(Instance::new).collect();
+        self.model = model.map(str::to_owned);
+        self.hello = hello;
+        Ok(())
     }
 
     /// Starts a fresh instance in place of every lost one, on this thread (a simulator lives
@@ -59,27 +104,38 @@ impl Pool {
     /// stays lost, with both reasons. Returns whether any instance serves.
     fn revive(&mut self) -> bool {
         for (i, instance) in self.instances.iter_mut().enumerate() {
-            let (Some(why), Some(restart)) = (instance.lost.clone(), self.restart.as_mut()) else {
+            let (Some(why), Some(restart)) = (instance.lost.clone(), self.start.as_mut()) else {
                 continue;
             };
             eprintln!("instance {} lost ({why}): starting a fresh one", i + 1);
-            match restart() {
+            let fresh = restart(self.model.as_deref(), 1).and_then(|mut sessions| {
+                let session = sessions.pop().context("no instance started")?;
+                if session.hello != self.hello {
+                    bail!(
+                        "the fresh instance announced {}, the first one {}",
+                        serde_json::to_string(&session.hello)?,
+                        serde_json::to_string(&self.hello)?
+                    );
+                }
+                Ok(session)
+            });
+            match fresh {
                 Ok(session) => {
                     instance.session = session;
                     instance.lost = None;
                 }
                 Err(e) => {
                     instance.lost = Some(format!("{why}; starting a fresh instance failed: {e:#}"));
-                    self.restart = None;
+                    self.start = None;
                 }
             }
         }
         self.instances.iter().any(|i| i.lost.is_none())
     }
 
-    /// The hello of the first instance.
+    /// The hello of the first instance on the variant running now.
     pub fn hello(&self) -> &Hello {
-        &self.instances[0].session.hello
+        &self.hello
     }
 
     /// Why no instance can serve any more, if so.
@@ -114,6 +170,7 @@ impl Pool {
         done: &mut impl FnMut(usize, Sent) -> Result<()>,
     ) -> Result<()> {
         let (tx, rx) = mpsc::channel::<(usize, Sent)>();
+        let model = self.model.as_deref();
         std::thread::scope(|scope| -> Result<()> {
             for instance in self.instances.iter_mut().filter(|i| i.lost.is_none()) {
                 let tx = tx.clone();
@@ -121,7 +178,7 @@ impl Pool {
                     while !signals::interrupted() {
                         let index = next.fetch_add(1, Ordering::SeqCst);
                         let Some(action) = actions.get(index) else { break };
-                        let sent = instance.send(action);
+                        let sent = instance.send(action, model);
                         let lost = instance.lost.is_some();
                         if tx.send((index, sent)).is_err() || lost {
                             break;
@@ -145,20 +202,21 @@ impl Pool {
             return None;
         }
         let instance = self.instances.iter_mut().find(|i| i.lost.is_none())?;
-        Some(instance.send(action))
+        Some(instance.send(action, self.model.as_deref()))
     }
 
     /// Sends `Done` to every instance still serving and adds up their status: the end of a
     /// file, as the thesis's protocol announces it. Returns served, errors and the sum of
-    /// their cycle counters, or why it failed.
+    /// their cycle counters (and of the instances other variants' replaced), or why it failed.
     pub fn done(&mut self) -> Result<(u32, u32, u64), String> {
-        let (mut served, mut errors, mut cycles) = (0, 0, 0);
+        let (mut served, mut errors, mut cycles) = (0, 0, self.retired_cycles);
         for instance in self.instances.iter_mut().filter(|i| i.lost.is_none()) {
             match instance.session.request(&Request::Done).map(|e| e.reply) {
                 Ok(cyclebench_protocol::Reply::Status(s)) => {
                     served += s.served;
                     errors += s.errors;
                     cycles += s.cycles;
+                    instance.cycles = s.cycles;
                 }
                 Ok(other) => {
                     return Err(format!(
@@ -180,7 +238,15 @@ impl Pool {
 }
 
 impl Instance {
-    fn send(&mut self, action: &Action) -> Sent {
+    fn new(session: Session) -> Self {
+        Self {
+            session,
+            lost: None,
+            cycles: 0,
+        }
+    }
+
+    fn send(&mut self, action: &Action, model: Option<&str>) -> Sent {
         let exchanged = match action {
             Action::Request(r) => self.session.request(r),
             Action::Raw(raw) => self.session.send_raw(raw),
@@ -189,6 +255,7 @@ impl Instance {
         Sent {
             exchanged,
             hello: self.session.hello.clone(),
+            model: model.map(str::to_owned),
         }
     }
 

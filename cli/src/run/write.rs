@@ -100,6 +100,7 @@ impl Sink<'_> {
             Action::Raw(_) => None,
         };
         let ctx = self.context(Some(&sent.hello), file, number, text);
+        let model = sent.model.clone();
         let (record, reply, suspended) = match sent.exchanged {
             Ok(Exchange { reply, attempts }) => {
                 let suspended = matches!(&reply, Reply::Status(s) if s.state == SuiteState::Suspended);
@@ -114,6 +115,10 @@ impl Sink<'_> {
                 false,
             ),
         };
+        let mut record = record;
+        if let Some(model) = model {
+            record.details.insert(String::from(records::MODEL), model.into());
+        }
         let record = self.record(sweep, record)?;
         Ok(Arrived {
             record,
@@ -227,6 +232,12 @@ pub(super) fn write_counted(
     for (planned, name) in files.iter().zip(names).take_while(|_| !signals::interrupted()) {
         let mut file = Ordered::create(&w.out_dir.join(name), planned, w.hello)?;
         sink.recorder.show_file(file.name());
+        // The variant of the chip the file's requests need, started before any is sent.
+        if let (Some(pool), None, true) = (pool.as_deref_mut(), &blocked, planned.sends()) {
+            if let Err(why) = pool.use_model(planned.model.as_deref()) {
+                blocked = Some(Blocked::LinkLost(why));
+            }
+        }
         let to_send = file.to_send();
         // Known lines before the first one to send are written before anything is sent.
         file.flush(&mut sink, &mut blocked, false)?;

@@ -41,6 +41,12 @@ pub struct TargetArgs {
     /// slower and writes some 100 bytes per cycle: trace a few requests, not a whole set.
     #[arg(long, value_name = "DIR", conflicts_with = "port")]
     pub instruction_trace: Option<PathBuf>,
+    /// On a simulated Earl Grey: the model of the chip. `auto`, the default, runs each file on
+    /// the smallest variant that holds every block its requests use (sim/earlgrey/variants:
+    /// the same cycles as the whole chip, simulated sooner); `full` runs everything on the
+    /// whole chip; a variant's name runs everything on that variant.
+    #[arg(long, value_name = "MODEL", conflicts_with = "port")]
+    pub model: Option<String>,
     /// Seconds to wait for the suite's hello after start or connect; the default depends on
     /// the target, and the help, generated from the same tables, says it.
     #[arg(
@@ -176,24 +182,35 @@ impl TargetArgs {
     pub fn start_image(&self, elf: &Path) -> Result<Link> {
         let (link, _) = self
             .target()
-            .start(Some(elf), false, self.link, None, Layout::default())?;
+            .start(Some(elf), false, self.link, None, Layout::default(), None)?;
         Ok(link)
     }
 
     /// Starts (or opens) the target for the self-test firmware, built with the layout the
     /// environment asks for. Returns the link and the ELF, when known (not for `--port`).
     pub fn connect_selftest(&self) -> Result<(Link, Option<PathBuf>)> {
-        self.connect(None, true, Layout::from_env()?)
+        self.connect(None, true, Layout::from_env()?, None)
     }
 
     /// Starts (or opens) the target for a run: `image` (an image the run built), else the
-    /// `--firmware` given, else the suite built with `layout`. Returns the link and the ELF
-    /// that runs, when known (not for `--port`).
-    pub fn connect_run(&self, image: Option<&Path>, layout: Layout) -> Result<(Link, Option<PathBuf>)> {
-        self.connect(image, false, layout)
+    /// `--firmware` given, else the suite built with `layout`, on the chip variant `model`
+    /// (Earl Grey). Returns the link and the ELF that runs, when known (not for `--port`).
+    pub fn connect_run(
+        &self,
+        image: Option<&Path>,
+        layout: Layout,
+        model: Option<&str>,
+    ) -> Result<(Link, Option<PathBuf>)> {
+        self.connect(image, false, layout, model)
     }
 
-    fn connect(&self, image: Option<&Path>, selftest: bool, layout: Layout) -> Result<(Link, Option<PathBuf>)> {
+    fn connect(
+        &self,
+        image: Option<&Path>,
+        selftest: bool,
+        layout: Layout,
+        model: Option<&str>,
+    ) -> Result<(Link, Option<PathBuf>)> {
         if let Some(port) = &self.port {
             return Ok((link::open_serial(port, self.baud)?, None));
         }
@@ -203,6 +220,7 @@ impl TargetArgs {
             self.link,
             self.instruction_trace.as_deref(),
             layout,
+            model,
         )?;
         Ok((link, Some(elf)))
     }

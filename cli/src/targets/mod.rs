@@ -8,6 +8,7 @@ mod ibex;
 mod model;
 mod qemu;
 mod simulator;
+pub mod variants;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -233,7 +234,8 @@ impl Target {
     /// and the ELF that runs.
     ///
     /// With `trace`, the core's instruction trace goes into that directory (Earl Grey models
-    /// only: the others are built without the tracer).
+    /// only: the others are built without the tracer). On Earl Grey, `model` names the variant
+    /// of the chip to run (the whole chip when `None`).
     pub fn start(
         &self,
         firmware: Option<&Path>,
@@ -241,6 +243,7 @@ impl Target {
         link: Option<LinkKind>,
         trace: Option<&Path>,
         layout: Layout,
+        model: Option<&str>,
     ) -> Result<(Link, PathBuf)> {
         let link_kind = self.link(link)?;
         if trace.is_some() && !matches!(self.simulator, Simulator::EarlGrey { .. }) {
@@ -251,7 +254,7 @@ impl Target {
             );
         }
         // The model first: its build is the long step, and fails without touching firmware.
-        let simulator = self.simulator.prepare()?;
+        let simulator = self.simulator.prepare(model)?;
         let elf = match firmware {
             Some(elf) if elf.exists() => elf.to_path_buf(),
             Some(elf) => bail!("firmware {} does not exist", elf.display()),
@@ -267,8 +270,15 @@ impl Target {
     /// `link` needs, without starting anything; returns the firmware's ELF.
     pub fn prepare(&self, link: Option<LinkKind>, layout: Layout) -> Result<PathBuf> {
         let link_kind = self.link(link)?;
-        self.simulator.prepare()?;
+        self.simulator.prepare(None)?;
         firmware::build(&self.firmware_features(link_kind), self.firmware.zbb, false, layout)
+    }
+}
+
+impl Target {
+    /// Whether the target runs an Earl Grey model, which has variants (`--model`).
+    pub fn is_earlgrey(&self) -> bool {
+        matches!(self.simulator, Simulator::EarlGrey { .. })
     }
 }
 
@@ -345,7 +355,7 @@ mod tests {
             .filter(|t| !matches!(t.simulator, Simulator::EarlGrey { .. }))
         {
             // Refused before anything is built or started.
-            let Err(e) = target.start(None, false, None, Some(dir), Layout::default()) else {
+            let Err(e) = target.start(None, false, None, Some(dir), Layout::default(), None) else {
                 panic!("{} took an instruction trace", target.name);
             };
             let e = e.to_string();

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 
-use super::{earlgrey, ibex, qemu, LinkKind, Target};
+use super::{earlgrey, ibex, qemu, variants, LinkKind, Target};
 use crate::firmware;
 use crate::link::Link;
 
@@ -34,12 +34,16 @@ pub(super) enum Prepared {
 }
 
 impl Simulator {
-    /// Builds the model, or finds it in the cache.
-    pub(super) fn prepare(self) -> Result<Prepared> {
+    /// Builds the model, or finds it in the cache: on Earl Grey, the variant `model` of the
+    /// chip (`None` or [`variants::FULL`]: the whole chip in this target's configuration).
+    pub(super) fn prepare(self, model: Option<&str>) -> Result<Prepared> {
         Ok(match self {
             Self::Qemu => Prepared::Qemu,
             Self::Ibex { config } => Prepared::Ibex(ibex::model(config)?),
-            Self::EarlGrey { config } => Prepared::EarlGrey(earlgrey::model(config)?),
+            Self::EarlGrey { config } => {
+                let variant = model.filter(|m| *m != variants::FULL);
+                Prepared::EarlGrey(earlgrey::model(variant.unwrap_or(config))?)
+            }
         })
     }
 }
