@@ -4,6 +4,7 @@
 mod bench_file;
 mod compare;
 mod firmware;
+mod history;
 mod implementation;
 mod link;
 mod merge;
@@ -48,6 +49,9 @@ enum Command {
     Report(report::Args),
     /// Compare two results directories benchmark by benchmark.
     Compare(compare::Args),
+    /// Write one page of every benchmark's cycles over a series of runs, marking each step
+    /// from one run to the next that the gate of `compare --fail-above` would fail.
+    History(history::Args),
     /// Render reproduction studies (a template and its reference figures each) over results
     /// directories into one document (docs/reproduction.md).
     Study(study::Args),
@@ -70,6 +74,7 @@ fn main() -> ExitCode {
         Command::Selftest(args) => selftest::run(args),
         Command::Report(args) => report::run(args),
         Command::Compare(args) => compare::run(args),
+        Command::History(args) => history::run(args),
         Command::Study(args) => study::run(args),
         Command::Reference(args) => reference::run(args),
     };

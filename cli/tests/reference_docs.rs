@@ -2,7 +2,8 @@
 //! cli` renders; `docs/bench-format.md` and `docs/results-format.md` are written by hand and
 //! must name everything `cyclebench reference bench-format` and `cyclebench reference
 //! results-format` list: what the parser accepts and what the writer writes, from the tool's
-//! own definitions.
+//! own definitions. The gate's output that `docs/ci.md` shows is what the tool prints for the
+//! runs of `cli/tests/fixtures/gate/`.
 
 mod common;
 
@@ -245,5 +246,50 @@ fn docs_implementations_md_states_the_default_timeouts_the_tool_applies() {
     assert!(
         doc.contains(&format!("in seconds, is {defaults}")),
         "docs/implementations.md must state the default timeouts as the tool applies them: {defaults}"
+    );
+}
+
+// docs/ci.md
+
+const CI: &str = "docs/ci.md";
+
+/// The comment in `docs/ci.md` right before the example of the gate's output; it names the
+/// command that prints the block.
+const GATE_EXAMPLE: &str = "<!-- What `cyclebench compare cli/tests/fixtures/gate/base";
+
+/// The fenced block that follows the line of `text` starting with `marker`, with a newline
+/// after each of its lines, as a program prints them.
+fn block_after(text: &str, marker: &str) -> Option<String> {
+    let start = text.lines().position(|l| l.starts_with(marker))?;
+    let mut lines = text.lines().skip(start).skip_while(|l| !l.starts_with("```"));
+    lines.next()?;
+    let block: Vec<&str> = lines.take_while(|l| !l.starts_with("```")).collect();
+    Some(block.iter().map(|l| format!("{l}\n")).collect())
+}
+
+#[test]
+fn a_block_is_read_after_its_marker() {
+    let text = "a\n<!-- marker -->\n```\nx: 1\ny\n```\n```\nz\n```\n";
+    assert_eq!(block_after(text, "<!-- marker").as_deref(), Some("x: 1\ny\n"));
+    assert_eq!(block_after(text, "<!-- other"), None);
+}
+
+#[test]
+fn the_gate_output_in_docs_ci_md_is_what_the_tool_prints() {
+    let doc = Document::read(CI);
+    let shown = block_after(doc.text(), GATE_EXAMPLE)
+        .unwrap_or_else(|| panic!("{} has no block after a line starting {GATE_EXAMPLE:?}", doc.path));
+    let (base, new) = ("cli/tests/fixtures/gate/base", "cli/tests/fixtures/gate/new");
+    let out = cyclebench(&["compare", base, new, "--fail-above", "0"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    // The gate names benchmarks by file name; should a line ever name a directory, it is
+    // named as the comment names it, whatever the checkout's place.
+    let root = format!("{}/", repo().display());
+    let printed = String::from_utf8(out.stderr).expect("UTF-8").replace(&root, "");
+    assert_eq!(
+        shown, printed,
+        "{}: the example of the gate's output differs from what `cyclebench compare {base} {new} \
+         --fail-above 0` prints on stderr; copy that into the block",
+        doc.path
     );
 }

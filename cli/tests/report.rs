@@ -6,8 +6,6 @@ mod common;
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
@@ -243,60 +241,16 @@ fn a_directory_without_results_is_a_clear_error() {
 
 /// The Chromium binary; the test that renders the HTML report cannot do without it.
 fn chromium() -> PathBuf {
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    std::env::split_paths(&path)
-        .flat_map(|dir| ["chromium", "chromium-browser"].map(|name| dir.join(name)))
-        .find(|p| p.is_file())
-        .expect(
-            "chromium is not installed: the HTML report test renders the page in headless Chromium. \
-             Install it with scripts/setup.sh (Debian package `chromium`).",
-        )
+    common::chromium().expect(
+        "chromium is not installed: the HTML report test renders the page in headless Chromium. \
+         Install it with scripts/setup.sh (Debian package `chromium`).",
+    )
 }
 
 /// Runs headless Chromium on `page` with `action` (`--dump-dom` or `--screenshot=FILE`) and
 /// returns what it printed; fails after two minutes.
 fn headless(page: &Path, action: &str, work: &Path) -> String {
-    let profile = tempfile::tempdir_in(work).unwrap();
-    let stdout_path = work.join(format!(
-        "chromium-{}.out",
-        action.trim_start_matches('-').replace(['=', '/'], "_")
-    ));
-    let stdout = File::create(&stdout_path).unwrap();
-    let mut child = Command::new(chromium())
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            &format!("--user-data-dir={}", profile.path().display()),
-            "--window-size=1280,2000",
-            action,
-            &format!("file://{}", page.display()),
-        ])
-        // The page's output goes to a file: a DOM bigger than a pipe's buffer would otherwise
-        // stall Chromium while this test waits for it.
-        .stdout(Stdio::from(stdout))
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start chromium");
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if start.elapsed() > Duration::from_secs(120) {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("chromium {action} did not finish within 120 s");
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    };
-    assert!(status.success(), "chromium {action} failed: {status}");
-    std::fs::read_to_string(stdout_path).unwrap()
+    common::headless(&chromium(), page, action, 2000, work)
 }
 
 #[test]
@@ -326,13 +280,8 @@ fn the_html_report_renders_its_plots_in_chromium() {
 
     let shot = dir.path().join("report.png");
     headless(&page, &format!("--screenshot={}", shot.display()), dir.path());
-    let decoder = png::Decoder::new(std::io::BufReader::new(File::open(&shot).expect("screenshot written")));
-    let mut reader = decoder.read_info().unwrap();
-    let mut pixels = vec![0; reader.output_buffer_size().unwrap()];
-    let frame = reader.next_frame(&mut pixels).unwrap();
-    assert_eq!((frame.width, frame.height), (1280, 2000));
-    let channels = frame.color_type.samples();
-    let rgb: Vec<&[u8]> = pixels[..frame.buffer_size()].chunks(channels).collect();
+    let (rgb, width, height) = common::screenshot_pixels(&shot);
+    assert_eq!((width, height), (1280, 2000));
     let near = |p: &[u8], c: [u8; 3]| p.iter().zip(c).all(|(&a, b)| a.abs_diff(b) <= 12);
     let white = rgb.iter().filter(|p| near(p, [255, 255, 255])).count();
     assert!(white < rgb.len() * 97 / 100, "the screenshot is blank");

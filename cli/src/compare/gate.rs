@@ -21,7 +21,7 @@ use std::fmt;
 
 use cyclebench_protocol::Check;
 
-use super::{location, without_compilers, Change, Comparison, Compilers, NoCounts};
+use super::{location, without_compilers, Change, Comparison, Compilers, Key, NoCounts};
 
 /// What the gate holds NEW to.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -155,7 +155,7 @@ impl Strictness {
 }
 
 /// A check as the gate's lines name it.
-fn check_name(check: Option<Check>) -> &'static str {
+pub(crate) fn check_name(check: Option<Check>) -> &'static str {
     match check {
         Some(Check::KnownAnswer) => "known-answer",
         Some(Check::Plausibility) => "plausibility",
@@ -249,7 +249,7 @@ pub fn percent(text: &str) -> Result<f64, String> {
 
 /// How much `new` exceeds `base`, in percent of `base` (infinite from 0); `None` when it does
 /// not exceed it.
-fn growth(base: u64, new: u64) -> Option<f64> {
+pub(crate) fn growth(base: u64, new: u64) -> Option<f64> {
     let more = new.checked_sub(base).filter(|&d| d > 0)?;
     if base == 0 {
         return Some(f64::INFINITY);
@@ -261,7 +261,7 @@ fn growth(base: u64, new: u64) -> Option<f64> {
 }
 
 /// A growth for people: two decimals, and never `+0.00%` for a growth that is one.
-fn growth_text(percent: f64) -> String {
+pub(crate) fn growth_text(percent: f64) -> String {
     if percent >= 0.005 {
         format!("+{percent:.2}%")
     } else {
@@ -337,55 +337,78 @@ fn judge_varying<'c>(rule: Rule, benchmark: &str, counts: impl Iterator<Item = &
 /// the total first), then those only BASE, then only NEW has. A phase only one run has is not
 /// held to the rule by itself: the total, which counts it, is.
 pub fn findings(comparison: &Comparison, rule: Rule) -> Vec<Finding> {
+    findings_by_benchmark(comparison, rule)
+        .into_iter()
+        .map(|(_, finding)| finding)
+        .collect()
+}
+
+/// [`findings`], each with the key of the benchmark it is about, or `None` for what concerns
+/// the two runs as a whole (their compilers): how `history` marks each benchmark at each step
+/// with exactly what the gate says of it.
+pub fn findings_by_benchmark(comparison: &Comparison, rule: Rule) -> Vec<(Option<&Key>, Finding)> {
     let mut found = Vec::new();
     let labels = ["BASE", "NEW"];
     match (&comparison.a.compilers, &comparison.b.compilers) {
-        (Some(base), Some(new)) => {
-            found.extend(
-                Compilers::difference(base, new, labels).map(|difference| Finding::Compilers {
+        (Some(base), Some(new)) => found.extend(Compilers::difference(base, new, labels).map(|difference| {
+            (
+                None,
+                Finding::Compilers {
                     difference,
                     fails: rule == Rule::Unchanged,
-                }),
+                },
             )
-        }
+        })),
         _ => found.extend(
-            without_compilers(&comparison.a, &comparison.b, labels).map(|runs| Finding::CompilersUnknown { runs }),
+            without_compilers(&comparison.a, &comparison.b, labels)
+                .map(|runs| (None, Finding::CompilersUnknown { runs })),
         ),
     }
     for row in &comparison.rows {
         let benchmark = location(row);
+        let key = Some(&row.key);
         match &row.no_counts {
             [None, None] => {
                 let counts = row.total.iter().chain(&row.phases);
-                match &row.varies {
-                    None => found.extend(counts.filter_map(|c| judge(rule, &benchmark, &c.phase, c.a?, c.b?))),
-                    Some(why) => found.extend(judge_varying(rule, &benchmark, counts, why)),
-                }
+                let judged = match &row.varies {
+                    None => counts
+                        .filter_map(|c| judge(rule, &benchmark, &c.phase, c.a?, c.b?))
+                        .collect(),
+                    Some(why) => judge_varying(rule, &benchmark, counts, why),
+                };
+                found.extend(judged.into_iter().map(|f| (key, f)));
                 let [base, new] = row.checks;
                 if Strictness::of(new) < Strictness::of(base) {
-                    found.push(Finding::Weakened { benchmark, base, new });
+                    found.push((key, Finding::Weakened { benchmark, base, new }));
                 }
             }
-            [None, Some(why)] => found.push(Finding::Lost {
-                benchmark,
-                new: Some(why.clone()),
-            }),
+            [None, Some(why)] => found.push((
+                key,
+                Finding::Lost {
+                    benchmark,
+                    new: Some(why.clone()),
+                },
+            )),
             // Not measured in BASE: nothing to hold NEW to.
             [Some(_), _] => {}
         }
     }
-    found.extend(
-        comparison
-            .only_a
-            .iter()
-            .filter(|u| u.no_counts.is_none())
-            .map(|u| Finding::Lost {
+    found.extend(comparison.only_a.iter().filter(|u| u.no_counts.is_none()).map(|u| {
+        (
+            Some(&u.key),
+            Finding::Lost {
                 benchmark: u.location(),
                 new: None,
-            }),
-    );
-    found.extend(comparison.only_b.iter().map(|u| Finding::Added {
-        benchmark: u.location(),
+            },
+        )
+    }));
+    found.extend(comparison.only_b.iter().map(|u| {
+        (
+            Some(&u.key),
+            Finding::Added {
+                benchmark: u.location(),
+            },
+        )
     }));
     found
 }

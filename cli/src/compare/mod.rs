@@ -12,7 +12,7 @@
 //! A cycle count depends on the code the compilers emit, so the comparison names the compilers
 //! of both runs when they differ, and says so when a run does not name its compilers.
 
-mod gate;
+pub(crate) mod gate;
 mod identical;
 
 use std::collections::HashMap;
@@ -343,8 +343,9 @@ fn canonical(request: &str) -> String {
     serde_json::from_str::<Value>(request).map_or_else(|_| request.trim().to_owned(), |v| sorted(v).to_string())
 }
 
-/// The comparable records of a run (control requests have no counts) with their keys.
-fn keyed(results: &Results) -> Vec<(Key, &Record)> {
+/// The comparable records of a run (control requests have no counts) with their keys: how
+/// `compare` and `history` pair the records of two runs.
+pub(crate) fn keyed(results: &Results) -> Vec<(Key, &Record)> {
     let mut seen: HashMap<Key, usize> = HashMap::new();
     results
         .records
@@ -383,11 +384,11 @@ fn describe(results: &Results) -> Run {
 
 /// How a record's output was checked: its `check`, or for a record written before there was
 /// one, a known answer when it says it was verified.
-fn check_of(r: &Record) -> Option<Check> {
+pub(crate) fn check_of(r: &Record) -> Option<Check> {
     r.check.or(r.verified.then_some(Check::KnownAnswer))
 }
 
-fn range(spread: Spread) -> Option<[u64; 2]> {
+pub(crate) fn range(spread: Spread) -> Option<[u64; 2]> {
     match spread {
         Spread::Range { min, max } => Some([min, max]),
         Spread::Exact | Spread::Unknown => None,

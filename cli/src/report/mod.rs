@@ -18,7 +18,7 @@ pub mod render;
 pub mod stats;
 mod views;
 
-pub use plots::{lines as line_plot, Line, LineChart};
+pub use plots::{lines as line_plot, register_font, Line, LineChart, FONT};
 
 use std::path::{Path, PathBuf};
 

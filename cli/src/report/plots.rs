@@ -26,7 +26,7 @@ pub struct Plot {
 }
 
 /// The one font family the charts use; SVG viewers substitute their own sans-serif face.
-const FONT: &str = "sans-serif";
+pub const FONT: &str = "sans-serif";
 const WIDTH: u32 = 1100;
 /// Pixel height of one bar row in the bar charts.
 const ROW: u32 = 28;
@@ -55,7 +55,7 @@ const SERIES: [RGBColor; 6] = [
 
 /// Text measurement and PNG text need real glyphs: plotters draws with a font registered
 /// under the family name, so the bundled Ubuntu Light face is registered once per process.
-fn register_font() -> Result<()> {
+pub fn register_font() -> Result<()> {
     static REGISTERED: OnceLock<bool> = OnceLock::new();
     let ok = *REGISTERED.get_or_init(|| {
         plotters::style::register_font(FONT, FontStyle::Normal, epaint_default_fonts::HACK_REGULAR).is_ok()

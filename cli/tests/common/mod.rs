@@ -1,8 +1,10 @@
 //! Helpers shared by the integration tests: the `cyclebench` binary run from the repository
 //! root, and what it printed or wrote.
 
+use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
@@ -96,4 +98,77 @@ pub fn copy_dir(from: &Path, to: &Path) {
             std::fs::copy(&source, &dest).unwrap();
         }
     }
+}
+
+/// The Chromium binary on the PATH, if one is installed (Debian package `chromium`, which
+/// `scripts/setup.sh` installs).
+#[allow(dead_code)] // each test file is its own crate; only the tests of HTML pages render them
+pub fn chromium() -> Option<PathBuf> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .flat_map(|dir| ["chromium", "chromium-browser"].map(|name| dir.join(name)))
+        .find(|p| p.is_file())
+}
+
+/// Runs headless Chromium (`browser`) on `page` with `action` (`--dump-dom` or
+/// `--screenshot=FILE`) in a window of 1280 by `height` pixels, and returns what it printed;
+/// fails after two minutes. `work` holds its profile and output.
+#[allow(dead_code)] // each test file is its own crate; only the tests of HTML pages render them
+pub fn headless(browser: &Path, page: &Path, action: &str, height: u32, work: &Path) -> String {
+    let profile = tempfile::tempdir_in(work).unwrap();
+    let stdout_path = work.join(format!(
+        "chromium-{}.out",
+        action.trim_start_matches('-').replace(['=', '/'], "_")
+    ));
+    let stdout = File::create(&stdout_path).unwrap();
+    let mut child = Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            &format!("--user-data-dir={}", profile.path().display()),
+            &format!("--window-size=1280,{height}"),
+            action,
+            &format!("file://{}", page.display()),
+        ])
+        // The page's output goes to a file: a DOM bigger than a pipe's buffer would otherwise
+        // stall Chromium while this test waits for it.
+        .stdout(Stdio::from(stdout))
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start chromium");
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > Duration::from_secs(120) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("chromium {action} did not finish within 120 s");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert!(status.success(), "chromium {action} failed: {status}");
+    std::fs::read_to_string(stdout_path).unwrap()
+}
+
+/// The pixels of a PNG screenshot, as RGB(A) samples of `channels` each, with its size.
+#[allow(dead_code)] // each test file is its own crate; only the tests of HTML pages render them
+pub fn screenshot_pixels(path: &Path) -> (Vec<Vec<u8>>, u32, u32) {
+    let decoder = png::Decoder::new(std::io::BufReader::new(File::open(path).expect("screenshot written")));
+    let mut reader = decoder.read_info().unwrap();
+    let mut pixels = vec![0; reader.output_buffer_size().unwrap()];
+    let frame = reader.next_frame(&mut pixels).unwrap();
+    let channels = frame.color_type.samples();
+    let rgb = pixels[..frame.buffer_size()]
+        .chunks(channels)
+        .map(|p| p.to_vec())
+        .collect();
+    (rgb, frame.width, frame.height)
 }
