@@ -431,3 +431,62 @@ fn a_kill_during_the_placements_pass_loses_nothing_and_resume_measures_them() {
     // Written once, complete: the log of placements is gone with the finished run.
     assert!(!out.join("placements.jsonl").exists());
 }
+
+#[test]
+#[ignore = "needs the Earl Grey models (scripts/test.sh builds them and runs this)"]
+fn the_smallest_model_a_file_needs_counts_what_the_whole_chip_counts() {
+    // A file of software (the suite's primitives, in Rust and RV32I assembly, a constant-time
+    // test, and an implementation from outside the tree) and one of SHA-256 on the HMAC block:
+    // both run on a variant without AES, KMAC, OTBN and the entropy chain by default, and on
+    // the whole chip with --model full.
+    let folder = tempfile::tempdir().unwrap();
+    for entry in std::fs::read_dir(common::repo().join("examples/impl/sha256-c")).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, folder.path().join(path.file_name().unwrap())).unwrap();
+    }
+    let software = folder.path().join("software.bench");
+    std::fs::write(
+        &software,
+        r#"{"software": {"primitive": "aes-table", "variant": ["rust", "rv32i"]}}
+{"software": {"primitive": "chacha20", "variant": "rv32i", "length": 64}}
+{"leakage": {"operation": "compare-leaky", "variant": "rv32i", "secret": "data", "measurements": 200, "seed": 1}}
+{"impl": {"name": "sha256-c", "length": 64}}
+"#,
+    )
+    .unwrap();
+    let hmac = folder.path().join("hmac.bench");
+    std::fs::write(&hmac, "{\"hash\": {\"algorithm\": \"sha2\", \"length\": [0, 64]}}\n").unwrap();
+    let dir = folder.path().to_str().unwrap();
+    let files = [software.to_str().unwrap(), hmac.to_str().unwrap()];
+    let (auto, full) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let ((auto_log, auto_records), (full_log, full_records)) = std::thread::scope(|s| {
+        let full_run = s.spawn(|| {
+            run_logged(
+                TARGET,
+                full.path(),
+                &["--impl", dir, "--jobs", "1", "--model", "full"],
+                &files,
+            )
+        });
+        let auto_run = run_logged(TARGET, auto.path(), &["--impl", dir, "--jobs", "1"], &files);
+        (auto_run, full_run.join().expect("the run on the whole chip"))
+    });
+    assert_eq!(auto_records.len(), 7, "{auto_log}");
+    assert_eq!(full_records.len(), 7, "{full_log}");
+    for (records, model) in [(&auto_records, "software"), (&full_records, "full")] {
+        for r in records.iter() {
+            assert_eq!(r["status"], "ok", "{r}");
+            assert_eq!(r["model"], model, "{r}");
+        }
+        let dir = if model == "full" { full.path() } else { auto.path() };
+        let meta: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("run.json")).unwrap()).unwrap();
+        assert_eq!(meta["models"], serde_json::json!([model]), "{meta}");
+    }
+    let o = common::cyclebench(&[
+        "compare",
+        full.path().to_str().unwrap(),
+        auto.path().to_str().unwrap(),
+        "--identical",
+    ]);
+    assert!(o.status.success(), "{}", common::text(&o));
+}
