@@ -15,9 +15,10 @@ as_root() {
 # RISC-V binutils under the snapshot's OTBN assembler and linker (the Earl Grey suite embeds
 # the OTBN programs they build), and Slurm's controller, node daemon and client for the test
 # of sharded runs on a cluster (scripts/slurm-test.sh starts its own daemons with its own
-# configuration).
+# configuration), and clang with LLVM's tools for the C implementations of `run --impl`
+# (llvm-objcopy puts each implementation's names in a namespace of its own).
 packages=(qemu-system-misc build-essential pkg-config git python3-venv chromium binutils-riscv64-unknown-elf
-  slurmctld slurmd slurm-client clang)
+  slurmctld slurmd slurm-client clang llvm)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

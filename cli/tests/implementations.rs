@@ -191,7 +191,25 @@ fn a_c_and_a_rust_implementation_are_measured_and_verified_in_one_run_on_qemu_vi
             let vectors = r["vectors_checked"].as_u64().unwrap();
             // SHA256ShortMsg.rsp holds ten.
             assert!(if c { vectors == 10 } else { vectors > 0 }, "{r}");
-            assert!(r["code_bytes"].as_u64().unwrap() > 0, "{r}");
+            // The whole implementation, of which the function called is a part.
+            let (code, glue) = (r["code_bytes"].as_u64().unwrap(), r["glue_bytes"].as_u64().unwrap());
+            assert!(glue > 0 && code > glue, "{r}");
+            if c {
+                // sha256-c's interface function, its compression function and its tables, as the
+                // image's symbol table has them.
+                let symbols = symbols_of(&image_of(r));
+                let size = |symbol: &str| symbols.get(symbol).unwrap_or_else(|| panic!("{symbol}: {symbols:?}")).1;
+                assert_eq!(r["code_symbol"], "sha256-c::crypto_hash", "{r}");
+                assert_eq!(glue, size("sha256-c::crypto_hash"), "{r}");
+                let compress = size("sha256-c::compress");
+                assert!(code >= glue + compress, "{r}");
+                let own: u64 = symbols
+                    .iter()
+                    .filter(|(name, _)| name.starts_with("sha256-c::"))
+                    .map(|(_, (_, size))| size)
+                    .sum();
+                assert_eq!(code, own, "{r}");
+            }
         } else {
             assert_eq!(r["verdict"], "no-leak-detected", "{r}");
         }
@@ -205,6 +223,38 @@ fn a_c_and_a_rust_implementation_are_measured_and_verified_in_one_run_on_qemu_vi
         let folder = Path::new(i["folder"].as_str().unwrap());
         assert!(folder.starts_with(d.canonicalize().unwrap()), "{i}");
     }
+}
+
+/// The image a record was measured on: the ELF of the repository's image cache with the
+/// record's `image_sha256`.
+fn image_of(record: &Value) -> PathBuf {
+    use sha2::{Digest, Sha256};
+    let digest = record["image_sha256"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no image: {record}"));
+    let images = repo()
+        .join("target/firmware/impl")
+        .join(record["target"].as_str().unwrap())
+        .join("images");
+    fs::read_dir(&images)
+        .unwrap_or_else(|e| panic!("{}: {e}", images.display()))
+        .map(|entry| entry.unwrap().path())
+        .find(|path| {
+            let hash = Sha256::digest(fs::read(path).unwrap());
+            hash.iter().map(|b| format!("{b:02x}")).collect::<String>() == digest
+        })
+        .unwrap_or_else(|| panic!("no image {digest} in {}", images.display()))
+}
+
+/// The functions and data objects of the ELF `path`, by name: their addresses and sizes.
+fn symbols_of(path: &Path) -> std::collections::BTreeMap<String, (u64, u64)> {
+    use object::{Object, ObjectSymbol, SymbolKind};
+    let data = fs::read(path).unwrap();
+    let file = object::File::parse(&*data).unwrap();
+    file.symbols()
+        .filter(|s| matches!(s.kind(), SymbolKind::Text | SymbolKind::Data) && s.size() > 0)
+        .map(|s| (s.name().unwrap().to_owned(), (s.address(), s.size())))
+        .collect()
 }
 
 #[test]
@@ -503,6 +553,186 @@ fn a_function_that_overruns_the_watched_stack_is_reported_not_measured() {
     assert_eq!(r["total_cycles"], Value::Null, "{r}");
     assert_eq!(r["verified"], false, "{r}");
     assert_measured(&records[1]);
+}
+
+/// A C implementation of interface `function` in `dir/name` written as portable C is: its
+/// source `src/f.c` includes the standard headers and one of its own from `include/`, which
+/// `cflags` names relative to the folder; `body` follows the headers. Its vector: 00010203 in,
+/// each byte XOR 0x5a out.
+fn portable_c(dir: &Path, name: &str, body: &str) -> PathBuf {
+    let folder = dir.join(name);
+    fs::create_dir_all(folder.join("src")).unwrap();
+    fs::create_dir_all(folder.join("include")).unwrap();
+    fs::write(
+        folder.join("impl.toml"),
+        format!(
+            "name = \"{name}\"\nlanguage = \"c\"\ninterface = \"function\"\nsources = [\"src/f.c\"]\n\
+             cflags = [\"-O2\", \"-Iinclude\"]\noutput_bytes = \"input\"\nsecret = \"data\"\nvectors = \"v.txt\"\n"
+        ),
+    )
+    .unwrap();
+    fs::write(folder.join("v.txt"), "in = 00010203\nout = 5a5b5859\n").unwrap();
+    fs::write(folder.join("include/mask.h"), "#define MASK 0x5a\n").unwrap();
+    let headers = [
+        "stdint.h",
+        "stddef.h",
+        "stdbool.h",
+        "limits.h",
+        "string.h",
+        "stdlib.h",
+        "memory.h",
+        "mask.h",
+    ];
+    let mut source: String = headers.iter().map(|h| format!("#include <{h}>\n")).collect();
+    source.push_str(body);
+    fs::write(folder.join("src/f.c"), source).unwrap();
+    folder
+}
+
+/// The body of a [`portable_c`] implementation that works, calling every function the suite
+/// provides: each input byte XOR [`MASK`].
+const PORTABLE_XOR: &str = r#"
+static const char tag[] = "xor";
+
+int crypto_function(unsigned char *out, const unsigned char *in, size_t inlen, const unsigned char *key)
+{
+    uint8_t buf[64];
+    bool small = inlen <= sizeof buf && CHAR_BIT == 8 && strlen(tag) == 3;
+    (void)key;
+    if (!small)
+        return 1;
+    memset(buf, 0, sizeof buf);
+    memcpy(buf + 1, in, inlen);
+    memmove(buf, buf + 1, inlen);
+    for (size_t i = 0; i < inlen; i++)
+        out[i] = (uint8_t)(buf[i] ^ MASK);
+    return memcmp(buf, in, inlen) != 0;
+}
+"#;
+
+#[test]
+fn portable_c_including_the_standard_headers_builds_and_verifies_as_it_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    portable_c(d, "portable-c", PORTABLE_XOR);
+    let file = bench(d, "p.bench", &[r#"{"impl": {"name": "portable-c", "length": 4}}"#]);
+    let (o, records) = run(d, "qemu-virt", "out", &["--impl", "portable-c", &file]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert_eq!(records.len(), 1, "{}", text(&o));
+    let r = &records[0];
+    assert_measured(r);
+    assert_eq!(r["check"], "known_answer", "{r}");
+    assert_eq!(r["vectors_checked"], 1, "{r}");
+    // The folder's own table is part of the implementation.
+    let symbols = symbols_of(&image_of(r));
+    assert!(symbols.contains_key("portable-c::tag"), "{symbols:?}");
+    assert!(
+        r["code_bytes"].as_u64().unwrap() > r["glue_bytes"].as_u64().unwrap(),
+        "{r}"
+    );
+}
+
+#[test]
+fn a_call_to_a_function_the_suite_does_not_provide_fails_the_build_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // Declared, as a C library's header would: the call compiles and only the link can miss it.
+    portable_c(
+        d,
+        "heap-c",
+        &format!(
+            "void *malloc(size_t n);\n{}",
+            PORTABLE_XOR.replace("uint8_t buf[64];", "uint8_t *buf = malloc(64);")
+        ),
+    );
+    let file = bench(d, "h.bench", &[r#"{"impl": {"name": "heap-c", "length": 4}}"#]);
+    let (o, records) = run(d, "qemu-virt", "out", &["--impl", "heap-c", &file]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(records.is_empty(), "{}", text(&o));
+    let log = text(&o);
+    assert!(
+        log.contains("heap-c calls malloc, which neither its sources nor the suite define"),
+        "{log}"
+    );
+    assert!(log.contains("memcpy, memmove, memset, memcmp, strlen"), "{log}");
+}
+
+#[test]
+fn a_name_two_sources_of_a_folder_define_is_refused_naming_both() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let folder = xor_c(d);
+    fs::write(folder.join("g.c"), "int table[4];\nint helper(void) { return 1; }\n").unwrap();
+    fs::write(folder.join("h.c"), "int helper(void) { return 2; }\n").unwrap();
+    let manifest = fs::read_to_string(folder.join("impl.toml")).unwrap();
+    fs::write(
+        folder.join("impl.toml"),
+        manifest.replace("sources = [\"f.c\"]", "sources = [\"f.c\", \"g.c\", \"h.c\"]"),
+    )
+    .unwrap();
+    let file = bench(d, "x.bench", &[r#"{"impl": {"name": "xor-c", "length": 4}}"#]);
+    let (o, _) = run(d, "qemu-virt", "out", &["--impl", "xor-c", &file]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let log = text(&o);
+    assert!(log.contains("xor-c: helper is defined in both g.c and h.c"), "{log}");
+    assert!(
+        !log.contains("building the image with xor-c (qemu-virt) failed"),
+        "{log}"
+    );
+}
+
+#[test]
+fn two_versions_of_one_library_with_the_same_names_are_measured_in_one_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // Two copies of sha256-c whose compression function and rotation are extern, as in a
+    // library of several files: the same global names in both.
+    for version in ["sha-old", "sha-new"] {
+        let folder = d.join(version);
+        copy_dir(&repo().join("examples/impl/sha256-c"), &folder);
+        let source = fs::read_to_string(folder.join("sha256.c")).unwrap();
+        let global = source
+            .replace("static void compress(", "void compress(")
+            .replace("static uint32_t rotr(", "uint32_t rotr(");
+        assert!(global.contains("\nvoid compress(") && global.contains("\nuint32_t rotr("));
+        fs::write(folder.join("sha256.c"), global).unwrap();
+        let manifest = fs::read_to_string(folder.join("impl.toml")).unwrap();
+        fs::write(
+            folder.join("impl.toml"),
+            manifest.replace("name = \"sha256-c\"", &format!("name = \"{version}\"")),
+        )
+        .unwrap();
+    }
+    let file = bench(
+        d,
+        "both.bench",
+        &[
+            r#"{"impl": {"name": "sha-old", "length": [0, 64]}}"#,
+            r#"{"impl": {"name": "sha-new", "length": [0, 64]}}"#,
+        ],
+    );
+    let (o, records) = run(
+        d,
+        "qemu-virt",
+        "out",
+        &["--impl", "sha-old", "--impl", "sha-new", &file],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    assert_eq!(records.len(), 4, "{}", text(&o));
+    for r in &records {
+        assert_measured(r);
+        assert_eq!(r["check"], "known_answer", "{r}");
+        let name = r["impl"].as_str().unwrap();
+        assert_eq!(r["code_symbol"], format!("{name}::crypto_hash"), "{r}");
+    }
+    // Each version's code is its own, and in one piece, the versions in the order of their
+    // names whatever the order of --impl: sha-new's two functions, then sha-old's.
+    let symbols = symbols_of(&image_of(&records[0]));
+    let address = |name: &str| symbols.get(name).unwrap_or_else(|| panic!("{name}: {symbols:?}")).0;
+    let new = [address("sha-new::compress"), address("sha-new::crypto_hash")];
+    let old = [address("sha-old::compress"), address("sha-old::crypto_hash")];
+    assert!(new.iter().max() < old.iter().min(), "{symbols:?}");
+    assert_eq!(records[0]["code_bytes"], records[2]["code_bytes"], "{records:?}");
 }
 
 #[test]

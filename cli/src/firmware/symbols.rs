@@ -4,11 +4,16 @@
 //! The suite calls assembly primitives through thin Rust wrappers (safe signature around an
 //! `extern "C"` symbol), so the code behind an entry is the wrapper plus the `cb_*` assembly
 //! functions it jumps or calls to directly; those are found by decoding the wrapper's jumps.
+//!
+//! The measured block's functions and tables are kept too, by name, for the size of what a
+//! group of them makes up (an implementation from outside the tree: `implementation::sizes`).
 
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use object::{Object, ObjectSection, ObjectSymbol, SymbolKind};
+use object::{Object, ObjectSection, ObjectSymbol, SymbolKind, SymbolSection};
+
+use super::layout::rules::{END_SYMBOL, START_SYMBOL};
 
 /// A function symbol: name, first address and size in bytes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,6 +41,10 @@ pub struct Symbols {
     functions: Vec<Function>,
     /// (address, bytes) of every executable section.
     text: Vec<(u64, Vec<u8>)>,
+    /// Every function and data object (table) of the measured block with a size: (name, bytes).
+    measured: Vec<(String, u64)>,
+    /// The names of the absolute symbols: no code, no data, values the link defined.
+    absolute: Vec<String>,
 }
 
 impl Symbols {
@@ -61,7 +70,40 @@ impl Symbols {
             .filter(|s| s.kind() == object::SectionKind::Text)
             .filter_map(|s| Some((s.address(), s.data().ok()?.to_vec())))
             .collect();
-        Ok(Self { functions, text })
+        let address = |name: &str| file.symbols().find(|s| s.name() == Ok(name)).map(|s| s.address());
+        let measured = match (address(START_SYMBOL), address(END_SYMBOL)) {
+            (Some(start), Some(end)) => file
+                .symbols()
+                .filter(|s| matches!(s.kind(), SymbolKind::Text | SymbolKind::Data) && s.size() > 0)
+                .filter(|s| (start..end).contains(&(s.address() & !1)))
+                .filter_map(|s| Some((s.name().ok()?.to_owned(), s.size())))
+                .collect(),
+            _ => Vec::new(),
+        };
+        let absolute = file
+            .symbols()
+            .filter(|s| s.section() == SymbolSection::Absolute)
+            .filter_map(|s| Some(s.name().ok()?.to_owned()))
+            .collect();
+        Ok(Self {
+            functions,
+            text,
+            measured,
+            absolute,
+        })
+    }
+
+    /// The bytes of the functions and tables in the measured block whose names `owns` accepts;
+    /// `None` when it accepts none.
+    pub fn measured_bytes(&self, owns: impl Fn(&str) -> bool) -> Option<u64> {
+        let mut owned = self.measured.iter().filter(|(name, _)| owns(name)).peekable();
+        owned.peek()?;
+        Some(owned.map(|(_, size)| size).sum())
+    }
+
+    /// The names of the absolute symbols, which stand for no code or data.
+    pub fn absolute(&self) -> impl Iterator<Item = &str> {
+        self.absolute.iter().map(String::as_str)
     }
 
     /// The code behind `address`: the function there, plus the `cb_*` assembly functions it

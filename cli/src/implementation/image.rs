@@ -4,14 +4,14 @@
 //! Nothing in the tree is edited. Cargo rebuilds only what changed: an edited implementation
 //! costs its own compile and the final link.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use cyclebench_protocol::{Benchmark, BenchmarkKind, LeakOperation};
 use sha2::{Digest, Sha256};
 
-use super::compile::{c_flags, compile_c, compiler_version, functions_of, CC};
+use super::compile::{c_flags, compile_c, compiler_version, functions_of, CC, PROVIDED};
 use super::generate::{build_script, link_sources, main_rs, manifest, package_name};
 use super::manifest::{Code, Folder};
 use super::vectors::{self, Vector};
@@ -106,17 +106,20 @@ fn build_parts(features: &str, zbb: bool, folders: &[Folder], parts: &BTreeSet<&
     let compiler = compiler_version(CC)?;
     let rustc = compiler_version("rustc")?;
     let mut objects = Vec::new();
+    // What each C implementation uses and does not define, to name it if the link misses it.
+    let mut undefined = BTreeMap::new();
     let mut facts = Vec::new();
     for f in folders {
         let m = &f.manifest;
         let fact = match &m.code {
             Code::C(c) => {
-                let flags = c_flags(&m.name, c, zbb);
+                let flags = c_flags(c, zbb);
                 let mut compiled = compile_c(f, c, &flags, &work.join(OBJECTS_DIR).join(&m.name))?;
                 // Linked by name, not in the order impl.toml lists the sources: sections of one
                 // name (static functions) then keep their order whatever that list says.
-                compiled.sort();
-                objects.extend(compiled);
+                compiled.objects.sort();
+                objects.extend(compiled.objects);
+                undefined.insert(m.name.as_str(), compiled.undefined);
                 Facts {
                     name: m.name.clone(),
                     language: String::from(m.language().name()),
@@ -152,7 +155,7 @@ fn build_parts(features: &str, zbb: bool, folders: &[Folder], parts: &BTreeSet<&
         &generated.join("Cargo.toml"),
         &manifest(&root, features, parts, folders)?,
     )?;
-    write_if_changed(&generated.join("build.rs"), &build_script(&objects))?;
+    write_if_changed(&generated.join("build.rs"), &build_script(&objects, folders)?)?;
     write_if_changed(&generated.join("src/main.rs"), &main_rs(folders, &vectors))?;
     let config = std::fs::read_to_string(root.join("firmware/.cargo/config.toml"))
         .context("reading firmware/.cargo/config.toml")?;
@@ -196,10 +199,12 @@ fn build_parts(features: &str, zbb: bool, folders: &[Folder], parts: &BTreeSet<&
     if !output.status.success() {
         let stderr = String::from_utf8_lossy(&output.stderr);
         let hint = if stderr.contains("will not fit in region") || stderr.contains("overflowed") {
-            "\nthe image does not fit the platform's memory with these implementations: the linker's \
-             message above says which region and by how many bytes"
+            String::from(
+                "\nthe image does not fit the platform's memory with these implementations: the linker's \
+                 message above says which region and by how many bytes",
+            )
         } else {
-            ""
+            missing(&stderr, &undefined)
         };
         bail!(
             "building the image with {} ({features}) failed:\n{stderr}{hint}",
@@ -210,12 +215,42 @@ fn build_parts(features: &str, zbb: bool, folders: &[Folder], parts: &BTreeSet<&
     let partial = elf.with_extension("elf.new");
     std::fs::copy(&built, &partial).with_context(|| format!("copying the image to {}", partial.display()))?;
     // Checked before it is cached under its inputs' digest: an image that failed stays out.
-    let measured = Measured::new(&crates, functions_of(&objects, false)?);
+    let measured = Measured::new(&crates, functions_of(&objects)?);
     firmware::verify_layout(&partial, features, layout, &measured, || {
         default.context("no image of the default layout to check against")
     })?;
     std::fs::rename(&partial, &elf)?;
     Ok(Image { elf, facts })
+}
+
+/// For every symbol the link of the image found nowhere (`undefined symbol: NAME` in the
+/// linker's `stderr`), the C implementations that call it: a function neither their sources nor
+/// the suite define, which only the list of what the suite gives C explains.
+fn missing(stderr: &str, undefined: &BTreeMap<&str, BTreeSet<String>>) -> String {
+    let symbols: BTreeSet<&str> = stderr
+        .lines()
+        .filter_map(|line| line.split_once("undefined symbol: "))
+        .map(|(_, symbol)| symbol.trim())
+        .collect();
+    let mut text = String::new();
+    for symbol in symbols {
+        let callers: Vec<&str> = undefined
+            .iter()
+            .filter(|(_, u)| u.contains(symbol))
+            .map(|(name, _)| *name)
+            .collect();
+        if !callers.is_empty() {
+            text.push_str(&format!(
+                "\n{} {} {symbol}, which neither {} sources nor the suite define: the suite gives C only {} \
+                 (docs/implementations.md, \"Freestanding C\")",
+                callers.join(", "),
+                if callers.len() == 1 { "calls" } else { "call" },
+                if callers.len() == 1 { "its" } else { "their" },
+                PROVIDED.join(", ")
+            ));
+        }
+    }
+    text
 }
 
 /// The digest of everything an image is built from: the suite's sources and the protocol's
@@ -307,4 +342,27 @@ fn write_if_changed(path: &Path, text: &str) -> Result<()> {
         std::fs::create_dir_all(parent)?;
     }
     std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_function_the_link_found_nowhere_is_named_with_who_calls_it() {
+        let stderr = "rust-lld: error: undefined symbol: malloc\n>>> referenced by a.c\n\
+                      rust-lld: error: undefined symbol: _ZN4core9panicking5panic17h0123456789abcdefE\n";
+        let undefined = BTreeMap::from([
+            ("a-c", BTreeSet::from([String::from("malloc"), String::from("memcpy")])),
+            ("b-c", BTreeSet::from([String::from("memcpy")])),
+        ]);
+        let text = missing(stderr, &undefined);
+        assert!(
+            text.contains("a-c calls malloc, which neither its sources nor the suite define"),
+            "{text}"
+        );
+        assert!(text.contains("memcpy, memmove, memset, memcmp, strlen"), "{text}");
+        // A symbol no C implementation calls is the suite's own business.
+        assert!(!text.contains("panicking") && !text.contains("b-c"), "{text}");
+    }
 }

@@ -5,10 +5,13 @@ mod compile;
 mod generate;
 mod image;
 mod manifest;
+mod namespace;
+mod size;
 mod vectors;
 
 pub use image::{build, Facts};
 pub use manifest::Folder;
+pub use size::sizes;
 
 use cyclebench_protocol::{IMPL_FIELD, INTERFACE_FIELD};
 use serde_json::Value;

@@ -4,12 +4,13 @@
 
 use cyclebench_protocol::{
     Benchmark, BenchmarkResults, Check, Cycles, DatasetFamily, Field, Hello, Implementation, Measured, Module, Reply,
-    Request,
+    Request, IMPL_FIELD,
 };
 use serde_json::{Map, Value};
 
 use super::{Named, Record, Stat, Status};
 use crate::firmware::symbols::Symbols;
+use crate::implementation;
 
 /// Where a record comes from.
 pub struct RecordContext<'a> {
@@ -58,6 +59,7 @@ impl Record {
             cycles_per_byte: None,
             code_symbol: None,
             code_bytes: None,
+            glue_bytes: None,
             reason: None,
             error: None,
             attempts: None,
@@ -140,10 +142,18 @@ impl Record {
         let fields = m.phases.fields();
         self.result_fields = fields.iter().map(|(name, _)| (*name).to_owned()).collect();
         self.add_fields(fields);
-        if let Some(entry) = self.number("entry") {
-            if let Some(code) = symbols.and_then(|s| s.code(entry)) {
-                self.code_symbol = Some(code.symbol);
+        if let (Some(entry), Some(symbols)) = (self.number("entry"), symbols) {
+            if let Some(code) = symbols.code(entry) {
                 self.code_bytes = Some(code.bytes);
+                // An implementation from outside the tree is more than the function called.
+                let sizes = self
+                    .text(IMPL_FIELD)
+                    .and_then(|name| implementation::sizes(symbols, name, &code));
+                if let Some(sizes) = sizes {
+                    self.code_bytes = Some(sizes.code_bytes);
+                    self.glue_bytes = Some(sizes.glue_bytes);
+                }
+                self.code_symbol = Some(code.symbol);
             }
         }
         if let Some(bytes) = self.bytes.filter(|&b| b > 0) {

@@ -155,9 +155,15 @@ pub struct Record {
     /// entry address).
     #[serde(default)]
     pub code_symbol: Option<String>,
-    /// Its code size in bytes: the function, plus the assembly it wraps.
+    /// Its code size in bytes: the function, plus the assembly it wraps; for an implementation
+    /// from outside the tree, every function and table of the implementation.
     #[serde(default)]
     pub code_bytes: Option<u64>,
+    /// For an implementation from outside the tree, the bytes of the function the suite called
+    /// (`code_symbol`): its interface's glue. Absent on every other record, and on records
+    /// written before it was recorded, which read back as they were written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub glue_bytes: Option<u64>,
     /// Why a benchmark is unsupported.
     #[serde(default)]
     pub reason: Option<String>,

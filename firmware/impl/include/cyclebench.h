@@ -6,15 +6,17 @@
  * says which. Each returns 0 on success; anything else is reported as the call's failure.
  *
  * The functions are compiled for the target's core (RV32IMC, with Zbb on the Zbb targets),
- * freestanding: no C library beyond the functions declared at the end of this file, which the
- * suite provides. Give helper functions `static` linkage: several implementations may be
- * linked into one image, and only the interface's functions are renamed apart.
+ * freestanding: the compiler's <stdint.h>, <stddef.h>, <stdbool.h>, <limits.h> and the other
+ * freestanding headers, and of the C library only what <string.h> declares, which the suite
+ * provides (this file includes it). Every name the folder defines is its own: several
+ * implementations, two versions of one library among them, link into one image.
  */
 #ifndef CYCLEBENCH_H
 #define CYCLEBENCH_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /*
  * interface = "hash" (SUPERCOP's crypto_hash): writes the digest of in[0..inlen) to out
@@ -45,11 +47,5 @@ int crypto_stream_xor(unsigned char *c, const unsigned char *m, unsigned long lo
  * varies.
  */
 int crypto_function(unsigned char *out, const unsigned char *in, size_t inlen, const unsigned char *key);
-
-/* Provided by the suite. */
-void *memcpy(void *dst, const void *src, size_t n);
-void *memmove(void *dst, const void *src, size_t n);
-void *memset(void *dst, int c, size_t n);
-int memcmp(const void *a, const void *b, size_t n);
 
 #endif

@@ -34,7 +34,8 @@ pub const BLOCK_ALIGN: u32 = 2048;
 pub const RAM_FUNCTION_ALIGN: u32 = 16;
 
 /// The folder the C objects of `run --impl` are compiled into: the linker script knows them by
-/// it, since their sections carry the names their authors gave them.
+/// it, since their sections carry the names of C functions (in the implementation's namespace,
+/// `.text.NAME::compress`), which no crate's pattern matches.
 pub const OBJECTS_DIR: &str = "cyclebench-impl-objects";
 
 /// The symbols the linker script defines at the block's two ends.
@@ -102,10 +103,11 @@ pub fn measured_crates(extra: &str) -> Vec<String> {
 pub fn section_groups(kind: &str, crates: &[String]) -> Vec<Vec<String>> {
     let mut groups = Vec::new();
     if kind == ".text" {
-        // The assembly primitives, and core's memory functions (compiler_builtins').
+        // The assembly primitives, and the memory and string functions of compiler_builtins,
+        // which core calls and a C implementation's <string.h> declares.
         groups.push(vec![String::from(".text.cb_*")]);
         groups.push(
-            ["memcpy", "memmove", "memset", "memcmp", "bcmp"]
+            ["memcpy", "memmove", "memset", "memcmp", "bcmp", "strlen"]
                 .iter()
                 .map(|f| format!(".text.{f}"))
                 .collect(),
@@ -118,14 +120,21 @@ pub fn section_groups(kind: &str, crates: &[String]) -> Vec<Vec<String>> {
         groups.push(vec![format!("{kind}._ZN{item}*"), format!("{kind}._ZN*{path}*")]);
     }
     for krate in crates {
-        // An item of the crate (`_ZN4sha2...`), and an impl that names one of its paths
-        // (`_ZN.._$LT$sha2..Sha256VarCore$u20$as$u20$...`).
-        groups.push(vec![
-            format!("{kind}._ZN{}{krate}*", krate.len()),
-            format!("{kind}._ZN*{krate}..*"),
-        ]);
+        groups.push(crate_items(krate).iter().map(|item| format!("{kind}.{item}")).collect());
     }
     groups
+}
+
+/// The symbols of crate `krate`'s code and data, as patterns: an item of the crate
+/// (`_ZN4sha2...`), and an impl that names one of its paths
+/// (`_ZN.._$LT$sha2..Sha256VarCore$u20$as$u20$...`).
+fn crate_items(krate: &str) -> [String; 2] {
+    [format!("_ZN{}{krate}*", krate.len()), format!("_ZN*{krate}..*")]
+}
+
+/// Whether the symbol `symbol` is of crate `krate`, as the block's patterns take it.
+pub fn is_crate_item(symbol: &str, krate: &str) -> bool {
+    crate_items(krate).iter().any(|pattern| glob_match(pattern, symbol))
 }
 
 /// Whether the function `symbol` belongs in the block: whether the section the compiler put it
