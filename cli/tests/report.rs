@@ -192,6 +192,64 @@ fn report_of_hardware_and_software_runs_shows_the_speed_up() {
     assert_has(&phases, "msg-256 sha2 api-conform on hmac (line 3)");
 }
 
+/// The rows of the table under the `## ` heading `title` of a report, each a line.
+fn table_rows<'a>(markdown: &'a str, title: &str) -> Vec<&'a str> {
+    let heading = format!("## {title}\n");
+    let section = &markdown[markdown
+        .find(&heading)
+        .unwrap_or_else(|| panic!("no {title:?} in:\n{markdown}"))..];
+    section
+        .lines()
+        .skip_while(|l| !l.starts_with("|---"))
+        .skip(1)
+        .take_while(|l| l.starts_with('|'))
+        .collect()
+}
+
+#[test]
+fn beside_an_implementation_of_its_own_each_hardware_and_software_pair_is_shown_once() {
+    // A real run on earlgrey-sim-unmasked (fixtures/README.md): a C SHA-256 given with
+    // `--impl` (line 3), the HMAC block (line 9) and RustCrypto (line 10) at four sizes.
+    let dir = copy_of("earlgrey-sha256-c");
+    let md = report(dir.path());
+    let pairs = table_rows(&md, "Hardware against software");
+    assert_eq!(
+        pairs,
+        [
+            "| hash sha2 api-conform 0 B seed 0 | rustcrypto-sha2 (sha256-c.bench:10[1]) | 5893 | hmac (sha256-c.bench:9[1]) | 162 | 36.38x |",
+            "| hash sha2 api-conform 64 B seed 0 | rustcrypto-sha2 (sha256-c.bench:10[2]) | 11946 | hmac (sha256-c.bench:9[2]) | 393 | 30.40x |",
+            "| hash sha2 api-conform 256 B seed 0 | rustcrypto-sha2 (sha256-c.bench:10[3]) | 29319 | hmac (sha256-c.bench:9[3]) | 933 | 31.42x |",
+            "| hash sha2 api-conform 1024 B seed 0 | rustcrypto-sha2 (sha256-c.bench:10[4]) | 99208 | hmac (sha256-c.bench:9[4]) | 3093 | 32.08x |",
+        ],
+        "{md}"
+    );
+    // The chart has a bar per pair.
+    let svg = std::fs::read_to_string(dir.path().join("plots/speedup.svg")).unwrap();
+    for factor in ["36.38x", "30.40x", "31.42x", "32.08x"] {
+        assert_eq!(svg.matches(factor).count(), 1, "{factor} in speedup.svg");
+    }
+    // The implementation is set beside each of the two once, and every result names what ran.
+    for row in table_rows(&md, "Your implementations") {
+        assert_eq!(row.matches("hmac (hardware) at sha256-c.bench:9[").count(), 1, "{row}");
+        assert_eq!(
+            row.matches("rustcrypto-sha2 (software) at sha256-c.bench:10[").count(),
+            1,
+            "{row}"
+        );
+    }
+    let results = table_rows(&md, "Results");
+    assert_eq!(results.len(), 12, "{md}");
+    for row in results {
+        let what = row.split(" | ").nth(3).unwrap();
+        let expected = match row.split(['[', ':']).nth(1) {
+            Some("3") => "sha256-c (--impl)",
+            Some("9") => "hmac (hardware)",
+            _ => "rustcrypto-sha2 (software)",
+        };
+        assert_eq!(what, expected, "{row}");
+    }
+}
+
 /// The rows of the public-key table of a report: (location, software cell, speed-up cell).
 fn pubkey_rows(markdown: &str) -> Vec<(String, String, String)> {
     let table = &markdown[markdown

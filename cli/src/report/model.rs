@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::charts::slug;
 use super::growth::{self, GrowthChart};
 use super::placements::{self, PlacementRow};
-use super::records::{counterpart, implementation, operation_key, OperationKey};
+use super::records::{counterpart, operation_key, OperationKey};
 use super::stats;
 use super::views::{self, Section};
 use crate::results::{distinct, Record, Results, Status};
@@ -76,7 +76,7 @@ pub struct Measurement {
     pub benchmark: String,
     /// Dataset and configuration.
     pub description: String,
-    /// `name (kind)`.
+    /// What ran ([`Record::ran`]).
     pub implementation: String,
     /// Repetitions on the device.
     pub repetitions: u16,
@@ -408,7 +408,7 @@ fn measurement(r: &Record) -> Measurement {
         location: r.location(),
         benchmark: r.benchmark.clone(),
         description: r.description(),
-        implementation: implementation(r),
+        implementation: r.ran(),
         repetitions: r.runs(),
         verified: r.verified,
         phases: r
@@ -643,29 +643,33 @@ fn speedups(measured: &[&Record]) -> Vec<Speedup> {
     }
     let mut pairs = Vec::new();
     for key in operations {
-        let of = |kind: Kind, name: Option<&str>| {
-            stats::representative(measured.iter().copied().filter(|r| {
-                operation_key(r) == key
-                    && r.implementation == Some(kind)
-                    && name.is_none_or(|n| r.implementation_name.as_deref() == Some(n))
-            }))
+        let of = |kind: Kind| {
+            measured
+                .iter()
+                .copied()
+                .filter(move |r| operation_key(r) == key && r.implementation == Some(kind))
         };
-        let Some(hw) = of(Kind::Hardware, None) else {
+        let Some(hw) = stats::representative(of(Kind::Hardware)) else {
             continue;
         };
         let Some(hw_total) = hw.total_cycles.filter(|&c| c > 0) else {
             continue;
         };
-        // One pair per software implementation of the operation (RustCrypto, the suite's own).
+        // One pair per software implementation of this operation (RustCrypto, the suite's
+        // own), each the records of its name alone. Software of other operations has no say:
+        // a software primitive or an implementation from outside the tree has no name, and
+        // taken for one more it paired the same records a second time.
         let mut names: Vec<Option<&str>> = Vec::new();
-        for r in measured.iter().filter(|r| r.implementation == Some(Kind::Software)) {
+        for r in of(Kind::Software) {
             let name = r.implementation_name.as_deref();
             if !names.contains(&name) {
                 names.push(name);
             }
         }
         for name in names {
-            let Some(sw) = of(Kind::Software, name) else {
+            let Some(sw) =
+                stats::representative(of(Kind::Software).filter(|r| r.implementation_name.as_deref() == name))
+            else {
                 continue;
             };
             let Some(sw_total) = sw.total_cycles else {
@@ -944,5 +948,66 @@ mod tests {
         assert!(build(&[otbn("earlgrey"), software("ibex-sim", 5000)])
             .speedups
             .is_empty());
+    }
+
+    #[test]
+    fn each_library_is_paired_once_with_the_block_whatever_else_ran_in_software() {
+        let hash = |line: usize, kind: Kind, name: &str, total: u64| {
+            format!(
+                r#"{{"status":"ok","platform":"earlgrey","file":"h.bench","line":{line},"benchmark":"{}",
+                "config":"sha3 api-conform 64 B seed 0","module":"sha3","implementation":"{}",
+                "implementation_name":"{name}","verified":true,"phases":{{"run":{total}}},
+                "total_cycles":{total},"bytes":64}}"#,
+                BenchmarkKind::Hash.name(),
+                kind.name(),
+            )
+            .replace('\n', "")
+        };
+        // Software of other operations, none with a library's name: an implementation from
+        // outside the tree, a software primitive and the instruction blocks.
+        let outside = format!(
+            r#"{{"status":"ok","platform":"earlgrey","file":"h.bench","line":1,"benchmark":"{}",
+            "config":"sha3-c 64 B","module":"cpu","implementation":"{}","verified":true,
+            "phases":{{"run":9000}},"total_cycles":9000,"bytes":64,"{}":"sha3-c","reference":"sha3-256"}}"#,
+            BenchmarkKind::Implementation.name(),
+            Kind::Software.name(),
+            cyclebench_protocol::IMPL_FIELD,
+        )
+        .replace('\n', "");
+        let micro = format!(
+            r#"{{"status":"ok","file":"h.bench","line":6,"benchmark":"{}","module":"cpu",
+            "implementation":"{}","phases":{{"nop10":12}},"total_cycles":12}}"#,
+            BenchmarkKind::Micro.name(),
+            Kind::Software.name(),
+        )
+        .replace('\n', "");
+        let r = build(&[
+            outside,
+            hash(2, Kind::Hardware, "kmac", 100),
+            hash(3, Kind::Software, "rustcrypto-sha3", 3000),
+            hash(4, Kind::Software, "cyclebench-sha3-keccak-asm", 2000),
+            software(5, Primitive::Chacha20, "rv32i", None, Some(64), 2123),
+            micro,
+        ]);
+        let pairs: Vec<(&str, &str, &str, &str, f64)> = r
+            .speedups
+            .iter()
+            .map(|p| {
+                (
+                    p.software.name.as_str(),
+                    p.software.location.as_str(),
+                    p.hardware.name.as_str(),
+                    p.hardware.location.as_str(),
+                    p.factor,
+                )
+            })
+            .collect();
+        assert_eq!(
+            pairs,
+            [
+                ("rustcrypto-sha3", "h.bench:3", "kmac", "h.bench:2", 30.0),
+                ("cyclebench-sha3-keccak-asm", "h.bench:4", "kmac", "h.bench:2", 20.0),
+            ]
+        );
     }
 }

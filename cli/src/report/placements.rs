@@ -3,7 +3,6 @@
 
 use serde::Serialize;
 
-use super::records::implementation;
 use crate::results::{Placements, Record};
 
 /// One line measured at several placements.
@@ -15,7 +14,7 @@ pub struct PlacementRow {
     pub benchmark: String,
     /// Dataset and configuration.
     pub description: String,
-    /// `name (kind)`.
+    /// What ran ([`Record::ran`]).
     pub implementation: String,
     /// The number compared (`total_cycles`, or an offload record's `software_cycles`).
     pub field: String,
@@ -54,7 +53,7 @@ fn row(r: &Record) -> Option<PlacementRow> {
         location: r.location(),
         benchmark: r.benchmark.clone(),
         description: r.description(),
-        implementation: implementation(r),
+        implementation: r.ran(),
         field: p.field.name().to_owned(),
         default: p.cycles.first().copied().flatten(),
         min: p.min,

@@ -1,19 +1,9 @@
-//! What the report model and the views both ask of a record: its implementation in words,
-//! whether two records are the same operation run two ways, and the software counterpart a
-//! hardware record names. This module sits below both and imports neither.
+//! What the report model and the views both ask of a record: whether two records are the
+//! same operation run two ways, and the software counterpart a hardware record names. This
+//! module sits below both and imports neither.
 
 use super::stats;
 use crate::results::Record;
-
-/// `name (kind)`, the kind or the name alone where the record has only one, or nothing.
-pub fn implementation(r: &Record) -> String {
-    match (&r.implementation_name, r.implementation) {
-        (Some(name), Some(kind)) => format!("{name} ({})", kind.name()),
-        (None, Some(kind)) => kind.name().to_owned(),
-        (Some(name), None) => name.clone(),
-        (None, None) => String::new(),
-    }
-}
 
 /// What makes two records the same operation run two ways (on the accelerator and in
 /// software): benchmark, dataset, configuration and module.

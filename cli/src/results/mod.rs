@@ -14,7 +14,9 @@ mod writer;
 
 use std::path::Path;
 
-use cyclebench_protocol::{BenchmarkKind, Check, ImplementationKind, PhaseCategory, Presentation, Unbounded};
+use cyclebench_protocol::{
+    BenchmarkKind, Check, ImplementationKind, PhaseCategory, Presentation, Unbounded, IMPL_FIELD,
+};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -249,6 +251,26 @@ impl Record {
                 .then(|| arrival_dependent(self.implementation, self.implementation_name.as_deref()))
                 .flatten()
         })
+    }
+
+    /// What ran, in words, so that the records of one operation run two ways read apart: the
+    /// hardware block or the software library by the name the suite gives it, with its kind
+    /// (`hmac (hardware)`, `rustcrypto-sha2 (software)`); an implementation from outside the
+    /// tree by its name (`sha256-c (--impl)`); the suite's own code, which has no such name
+    /// (software primitives, instruction blocks), as `suite's own (software)`. A record with
+    /// only a name or only a kind (a request the platform could not run names what it lacks)
+    /// gives that one; a record with neither, nothing.
+    pub fn ran(&self) -> String {
+        if let Some(name) = self.text(IMPL_FIELD) {
+            return format!("{name} (--impl)");
+        }
+        match (self.implementation_name.as_deref(), self.implementation) {
+            (Some(name), Some(kind)) => format!("{name} ({})", kind.name()),
+            (Some(name), None) => name.to_owned(),
+            (None, Some(ImplementationKind::Software)) => String::from("suite's own (software)"),
+            (None, Some(kind)) => kind.name().to_owned(),
+            (None, None) => String::new(),
+        }
     }
 
     /// Whether this record carries cycle counts (a control request answered `ok` does not).
