@@ -120,15 +120,18 @@ mod tests {
     fn the_suites_own_code_and_a_request_the_platform_lacks_are_named_too() {
         let record = |json: &str| parse(json).unwrap();
         let table = table(&[
-            record(
-                r#"{"status":"ok","file":"s.bench","line":1,"benchmark":"software","config":"chacha20 rv32i 64 B",
-                "module":"cpu","implementation":"software","phases":{"run":2123},"total_cycles":2123,
-                "primitive":"chacha20","variant":"rv32i"}"#,
-            ),
-            record(
-                r#"{"status":"unsupported","file":"s.bench","line":2,"benchmark":"rng_true_random",
-                "module":"entropy","implementation_name":"ctr-drbg-aes256","reason":"no entropy source"}"#,
-            ),
+            record(&format!(
+                r#"{{"status":"ok","file":"s.bench","line":1,"benchmark":"{software}","config":"{chacha} rv32i 64 B",
+                "module":"cpu","implementation":"{software}","phases":{{"run":2123}},"total_cycles":2123,
+                "primitive":"{chacha}","variant":"rv32i"}}"#,
+                software = cyclebench_protocol::BenchmarkKind::Software.name(),
+                chacha = cyclebench_protocol::Primitive::Chacha20.name(),
+            )),
+            record(&format!(
+                r#"{{"status":"unsupported","file":"s.bench","line":2,"benchmark":"{rng}",
+                "module":"entropy","implementation_name":"ctr-drbg-aes256","reason":"no entropy source"}}"#,
+                rng = cyclebench_protocol::BenchmarkKind::RngTrueRandom.name(),
+            )),
         ])
         .to_string();
         assert_eq!(row(&table, "s.bench:1")[5], "suite's own (software)");

@@ -499,7 +499,8 @@ mod tests {
         // benchmark. A request of another dataset is another benchmark.
         let moved = {
             let mut r = measured(5, "abc", &[("run", 12)]);
-            r["request"] = json!(r#"{"hash":{"dataset":"abc","algorithm":"sha2"}}"#);
+            let kind = cyclebench_protocol::BenchmarkKind::Hash.name();
+            r["request"] = json!(format!(r#"{{"{kind}":{{"dataset":"abc","algorithm":"sha2"}}}}"#));
             r
         };
         let h = history(

@@ -155,9 +155,10 @@ mod tests {
     #[test]
     fn a_run_is_dated_by_run_json_else_by_its_first_reply() {
         let dir = tempfile::tempdir().unwrap();
+        let micro = cyclebench_protocol::BenchmarkKind::Micro.name();
         let record = |timestamp: &str| {
             format!(
-                r#"{{"status":"ok","file":"a.bench","line":1,"request":"{{}}","benchmark":"micro","phases":{{"run":1}},"total_cycles":1,"timestamp":"{timestamp}"}}"#
+                r#"{{"status":"ok","file":"a.bench","line":1,"request":"{{}}","benchmark":"{micro}","phases":{{"run":1}},"total_cycles":1,"timestamp":"{timestamp}"}}"#
             )
         };
         let lines = [record("2026-05-02T10:00:05+00:00"), record("2026-05-02T10:00:01+00:00")];

@@ -564,6 +564,8 @@ mod tests {
 
     #[test]
     fn mistakes_are_named() {
+        let chacha = Algorithm::Chacha20.name();
+        let chacha_key = format!("key_bytes = 16 contradicts algorithm = \"{chacha}\", which has 32");
         let hash = Interface::Hash.name();
         let stream = Interface::Stream.name();
         let function = Interface::Function.name();
@@ -606,10 +608,10 @@ mod tests {
                     "x",
                     "c",
                     stream,
-                    "algorithm = \"chacha20\"\nkey_bytes = 16\nnonce_bytes = 12\nsources = [\"a.c\"]\n",
+                    &format!("algorithm = \"{chacha}\"\nkey_bytes = 16\nnonce_bytes = 12\nsources = [\"a.c\"]\n"),
                 ),
                 &["a.c"][..],
-                "key_bytes = 16 contradicts algorithm = \"chacha20\", which has 32",
+                &chacha_key,
             ),
             (
                 toml("x", "c", hash, "algorithm = \"md5\"\nsources = [\"a.c\"]\n"),

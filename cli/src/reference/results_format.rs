@@ -279,7 +279,7 @@ fn records_of(request: &Request, sweep: Option<&SweepPoint>, hello: &Hello) -> V
             // And on an image with layout padding, or a line with placements.
             record.details.insert(String::from(results::LAYOUT_PAD), 1234.into());
             // And on a variant of the chip's model.
-            record.details.insert(String::from(results::MODEL), "software".into());
+            record.details.insert(String::from(results::MODEL), "reduced".into());
             let failed = vec![String::from("+2 B: lost")];
             results::Placements::new(results::PlacedField::TotalCycles, 2, vec![Some(10), None], failed)
                 .insert_into(&mut record);
@@ -354,7 +354,7 @@ fn run_json_fields() -> Result<BTreeSet<String>> {
     meta.hello = Some(hello());
     meta.implementations = vec![facts("mine")];
     meta.layout_pad = 1234;
-    meta.models = vec![String::from("software"), String::from("full")];
+    meta.models = vec![String::from("reduced"), String::from("full")];
     let json = serde_json::to_value(&meta)?;
     let mut fields: BTreeSet<String> = keys(&json).collect();
     fields.extend(keys(&json["shard"]));

@@ -983,7 +983,7 @@ mod tests {
         .replace('\n', "");
         let r = build(&[
             outside,
-            hash(2, Kind::Hardware, "kmac", 100),
+            hash(2, Kind::Hardware, "keccak-block", 100),
             hash(3, Kind::Software, "rustcrypto-sha3", 3000),
             hash(4, Kind::Software, "cyclebench-sha3-keccak-asm", 2000),
             software(5, Primitive::Chacha20, "rv32i", None, Some(64), 2123),
@@ -1005,8 +1005,14 @@ mod tests {
         assert_eq!(
             pairs,
             [
-                ("rustcrypto-sha3", "h.bench:3", "kmac", "h.bench:2", 30.0),
-                ("cyclebench-sha3-keccak-asm", "h.bench:4", "kmac", "h.bench:2", 20.0),
+                ("rustcrypto-sha3", "h.bench:3", "keccak-block", "h.bench:2", 30.0),
+                (
+                    "cyclebench-sha3-keccak-asm",
+                    "h.bench:4",
+                    "keccak-block",
+                    "h.bench:2",
+                    20.0
+                ),
             ]
         );
     }

@@ -336,8 +336,8 @@ mod tests {
     #[test]
     fn the_model_is_chosen_on_earl_grey_only() {
         let variants = vec![Variant {
-            name: String::from("software"),
-            removed: vec![String::from("aes")],
+            name: String::from("reduced"),
+            removed: vec![String::from("otbn")],
         }];
         let target = |words: &[&str]| resolve(&[words, &["a.bench"]].concat()).unwrap().target;
         let choice = |words: &[&str], asked| ModelChoice::resolve(&target(words), asked, variants.clone());
@@ -351,12 +351,12 @@ mod tests {
             ModelChoice::Fixed(String::from("full"))
         );
         assert_eq!(
-            choice(&[], Some("software")).unwrap(),
-            ModelChoice::Fixed(String::from("software"))
+            choice(&[], Some("reduced")).unwrap(),
+            ModelChoice::Fixed(String::from("reduced"))
         );
         let e = choice(&[], Some("tiny")).unwrap_err();
         assert!(
-            format!("{e:#}").contains("no such model (auto, full, software)"),
+            format!("{e:#}").contains("no such model (auto, full, reduced)"),
             "{e:#}"
         );
         // The tracer is in the whole chip only.
@@ -370,7 +370,7 @@ mod tests {
         assert_eq!(ModelChoice::Only.for_lines(&[]), None);
         assert_eq!(
             ModelChoice::Smallest(variants.clone()).for_lines(&[]).as_deref(),
-            Some("software")
+            Some("reduced")
         );
     }
 
