@@ -7,8 +7,8 @@
 //! enum, so an interface or an algorithm added here does not compile until each of those
 //! places handles it.
 
+#[cfg(feature = "serde")]
 use alloc::string::String;
-use alloc::vec::Vec;
 
 /// Bytes of a hash's digest where the implementation declares none.
 pub const DEFAULT_DIGEST_BYTES: usize = 32;
@@ -307,32 +307,9 @@ impl Secret {
     }
 }
 
-/// JSON as the wire name: `From<T> for String` and a `TryFrom<String>` whose error lists the
-/// names known (from `T::ALL`).
-macro_rules! json_as_name {
-    ($($type:ty: $what:literal;)*) => {$(
-        impl From<$type> for String {
-            fn from(value: $type) -> Self {
-                String::from(value.name())
-            }
-        }
-
-        impl TryFrom<String> for $type {
-            type Error = String;
-
-            fn try_from(name: String) -> Result<Self, String> {
-                Self::from_name(&name).ok_or_else(|| {
-                    let known: Vec<&str> = Self::ALL.iter().map(|v| v.name()).collect();
-                    alloc::format!("unknown {} '{name}' (known: {})", $what, known.join(", "))
-                })
-            }
-        }
-    )*};
-}
-
 json_as_name! {
-    Interface: "interface";
-    Algorithm: "algorithm";
+    Interface: "interface", Interface::ALL;
+    Algorithm: "algorithm", Algorithm::ALL;
 }
 
 #[cfg(test)]

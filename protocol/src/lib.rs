@@ -9,6 +9,29 @@
 
 extern crate alloc;
 
+/// JSON as the wire name: `From<T> for String` and a `TryFrom<String>` whose error lists the
+/// names known, from `$all` (every value of the type). Defined before the modules that use it.
+macro_rules! json_as_name {
+    ($($type:ty: $what:literal, $all:expr;)*) => {$(
+        impl From<$type> for alloc::string::String {
+            fn from(value: $type) -> Self {
+                alloc::string::String::from(value.name())
+            }
+        }
+
+        impl TryFrom<alloc::string::String> for $type {
+            type Error = alloc::string::String;
+
+            fn try_from(name: alloc::string::String) -> Result<Self, alloc::string::String> {
+                Self::from_name(&name).ok_or_else(|| {
+                    let known: alloc::vec::Vec<&str> = $all.into_iter().map(|v: $type| v.name()).collect();
+                    alloc::format!("unknown {} '{name}' (known: {})", $what, known.join(", "))
+                })
+            }
+        }
+    )*};
+}
+
 mod dataset;
 mod implementation_vocabulary;
 #[cfg(feature = "serde")]

@@ -199,32 +199,9 @@ impl LeakVariant {
     }
 }
 
-/// JSON as the wire name: `From<T> for String` and a `TryFrom<String>` whose error lists
-/// the names known (from `T::all()`).
-macro_rules! json_as_name {
-    ($($type:ty: $what:literal;)*) => {$(
-        impl From<$type> for String {
-            fn from(value: $type) -> Self {
-                String::from(value.name())
-            }
-        }
-
-        impl TryFrom<String> for $type {
-            type Error = String;
-
-            fn try_from(name: String) -> Result<Self, String> {
-                Self::from_name(&name).ok_or_else(|| {
-                    let known: Vec<&str> = Self::all().map(|v| v.name()).collect();
-                    format!("unknown {} '{name}' (known: {})", $what, known.join(", "))
-                })
-            }
-        }
-    )*};
-}
-
 json_as_name! {
-    LeakOperation: "operation";
-    LeakVariant: "variant";
+    LeakOperation: "operation", LeakOperation::all();
+    LeakVariant: "variant", LeakVariant::all();
 }
 
 /// Leakage test request.
