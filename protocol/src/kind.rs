@@ -182,6 +182,11 @@ pub trait Kind: Sized {
     fn software(&self) -> Option<crate::SoftwareLibrary> {
         None
     }
+    /// The platform module (a block of the chip) the request drives, if any: `None` for
+    /// software and for the CPU itself. A model of the chip without that block cannot serve it.
+    fn accelerator(&self) -> Option<crate::Module> {
+        None
+    }
     /// Range checks, explained for a person writing a `.bench` file; the wire decoder
     /// enforces the same limits. Repetitions are checked for every kind by
     /// [`crate::Benchmark::check`].

@@ -514,6 +514,10 @@ impl Kind for AesBenchmark {
         self.software
     }
 
+    fn accelerator(&self) -> Option<Module> {
+        self.software.is_none().then_some(Module::Aes)
+    }
+
     fn accepts(&self, phases: &Phases) -> bool {
         match self.granularity {
             Granularity::Total => matches!(phases, Phases::AesTotal(_)),

@@ -238,6 +238,10 @@ impl Kind for HashBenchmark {
         self.software
     }
 
+    fn accelerator(&self) -> Option<Module> {
+        self.software.is_none().then_some(self.module())
+    }
+
     fn accepts(&self, phases: &Phases) -> bool {
         matches!(phases, Phases::Hash(_))
     }

@@ -129,6 +129,11 @@ macro_rules! register {
                 match self { $( Self::$kind(b) => Kind::software(b), )* }
             }
 
+            /// The platform module (a block of the chip) the request drives, if any.
+            pub fn accelerator(&self) -> Option<crate::Module> {
+                match self { $( Self::$kind(b) => Kind::accelerator(b), )* }
+            }
+
             /// Whether a result of this shape can answer this request.
             pub fn accepts(&self, phases: &Phases) -> bool {
                 match self { $( Self::$kind(b) => Kind::accepts(b, phases), )* }

@@ -205,6 +205,10 @@ impl Kind for OffloadBenchmark {
         self.repetitions
     }
 
+    fn accelerator(&self) -> Option<Module> {
+        Some(self.operation.module())
+    }
+
     fn describe(&self) -> Description {
         Description {
             module: Some(self.operation.module()),

@@ -526,6 +526,10 @@ impl Kind for PubkeyBenchmark {
         self.repetitions
     }
 
+    fn accelerator(&self) -> Option<Module> {
+        Some(Module::BigNum)
+    }
+
     fn describe(&self) -> Description {
         let mut config = format!("{} {}", self.operation.name(), self.size());
         if self.corrupted {

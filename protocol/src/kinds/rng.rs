@@ -79,6 +79,10 @@ impl Kind for RngSeededBenchmark {
         Some((DatasetFamily::Rng, &self.dataset))
     }
 
+    fn accelerator(&self) -> Option<Module> {
+        Some(Module::Rng)
+    }
+
     fn describe(&self) -> Description {
         Description {
             module: Some(Module::Rng),
@@ -124,6 +128,10 @@ impl Kind for RngTrueRandomBenchmark {
 
     fn repetitions(&self) -> Option<u16> {
         self.repetitions
+    }
+
+    fn accelerator(&self) -> Option<Module> {
+        Some(Module::Entropy)
     }
 
     fn describe(&self) -> Description {

@@ -198,3 +198,56 @@ fn multi_precision_primitives_describe_their_family() {
     assert_eq!(family(Primitive::Chacha20, Some(64)), None);
     assert_eq!(family(Primitive::KeccakF1600, None), None);
 }
+
+#[cfg(feature = "serde")]
+#[test]
+fn a_request_names_the_block_it_drives_unless_it_asks_for_software() {
+    use crate::Module;
+    let cases = [
+        (
+            r#"{"hash": {"algorithm": "sha2", "dataset": "abc"}}"#,
+            Some(Module::Sha2),
+        ),
+        (
+            r#"{"hash": {"algorithm": "sha3", "dataset": "abc"}}"#,
+            Some(Module::Sha3),
+        ),
+        (
+            r#"{"hash": {"algorithm": "sha3", "dataset": "abc", "software": "own"}}"#,
+            None,
+        ),
+        (r#"{"aes": {"dataset": "ecb-128-1b"}}"#, Some(Module::Aes)),
+        (r#"{"aes": {"dataset": "ecb-128-1b", "software": "rustcrypto"}}"#, None),
+        (r#"{"rng_seeded": {"dataset": "nist-ctr-drbg-0"}}"#, Some(Module::Rng)),
+        (r#"{"rng_true_random": {"blocks": 3}}"#, Some(Module::Entropy)),
+        (
+            r#"{"pubkey": {"operation": "ecdsa_p256_verify"}}"#,
+            Some(Module::BigNum),
+        ),
+        (
+            r#"{"offload": {"operation": "sha3-256", "payload_bytes": 1024}}"#,
+            Some(Module::Sha3),
+        ),
+        (
+            r#"{"leakage": {"operation": "hmac", "variant": "hardware", "secret": "key", "measurements": 200, "seed": 1}}"#,
+            Some(Module::Sha2),
+        ),
+        (
+            r#"{"leakage": {"operation": "compare-ct", "variant": "rv32i", "secret": "data", "measurements": 100, "seed": 1}}"#,
+            None,
+        ),
+        (
+            r#"{"software": {"primitive": "ecdsa-p256-verify", "variant": "rust"}}"#,
+            None,
+        ),
+        (r#"{"micro": {}}"#, None),
+    ];
+    for (json, module) in cases {
+        let b: Benchmark = serde_json::from_str(json).unwrap_or_else(|e| panic!("{json}: {e}"));
+        assert_eq!(b.accelerator(), module, "{json}");
+        // Results files name the same module, unless the request asks for software.
+        if b.software().is_none() {
+            assert_eq!(b.describe().module, module, "{json}");
+        }
+    }
+}

@@ -257,6 +257,10 @@ impl Kind for LeakageBenchmark {
         None
     }
 
+    fn accelerator(&self) -> Option<Module> {
+        self.operation.module()
+    }
+
     fn describe(&self) -> Description {
         let mut config = match &self.implementation {
             Some(name) => format!("impl {name}"),
