@@ -2,6 +2,7 @@
 //! at the end of its file, so nothing outside the driver touches a register.
 #![no_std]
 
+pub mod bus_probe;
 pub mod hostlink;
 pub mod ibex;
 pub mod mmio;

@@ -162,6 +162,14 @@ pub fn run<P: Platform>(
     overhead: u32,
     implementations: &[Implementation],
 ) -> Result<BenchmarkResults, BenchError> {
+    // A chip without the block the request drives (a reduced model) says so instead of
+    // touching it.
+    if let Some(reason) = benchmark.accelerator().and_then(|module| platform.lacks(module)) {
+        return Ok(BenchmarkResults::Unsupported {
+            kind: benchmark.kind(),
+            reason,
+        });
+    }
     let repetitions = benchmark.repetitions();
     let outcome = match benchmark {
         Benchmark::Hash(b) => hash::run(platform, b, repetitions)?,

@@ -1,6 +1,11 @@
 //! OpenTitan Earl Grey (the 2021 snapshot, Verilator model or FPGA): HMAC for SHA-256, KMAC
 //! for SHA3-256, AES, CSRNG with the entropy complex, OTBN, UART0. Cycle-accurate.
 //!
+//! One image serves the whole chip and the models reduced to fewer blocks
+//! (`sim/earlgrey/variants`): start-up probes each block the suite can use once, sets up only
+//! those that answer, and a request for a block the chip lacks is answered unsupported, naming
+//! the block, before anything touches it.
+//!
 //! Boot is the suite's own: Ibex starts at ROM + 0x80, where a single jump leads to the
 //! suite's start-up in flash. No banner, no bootstrap: the hello is the first output.
 //!
@@ -8,14 +13,16 @@
 //! the mailbox of cyclebench's simulation testbench (`sim/earlgrey/README.md`): the same
 //! lines, without the 7200-baud UART's ~700 cycles per byte. Nothing measured differs.
 
+use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::arch::global_asm;
 use core::ptr::write_volatile;
 
+use cyclebench_drivers::bus_probe;
 use cyclebench_drivers::ibex;
 use cyclebench_drivers::mmio::Mmio;
-use cyclebench_drivers::opentitan::earlgrey_2021_03::regs::top_earlgrey as top;
+use cyclebench_drivers::opentitan::earlgrey_2021_03::regs::{self, top_earlgrey as top};
 use cyclebench_drivers::opentitan::earlgrey_2021_03::{
     aes::Aes,
     clkmgr::{Clocks, Hinted},
@@ -68,6 +75,71 @@ global_asm!(
     ".option pop",
 );
 
+/// The blocks of the chip the suite can use, as bits of a set. A model reduced to fewer blocks
+/// lacks some; start-up finds out which ([`Blocks::probe`]).
+mod block {
+    pub const AES: u8 = 1 << 0;
+    pub const HMAC: u8 = 1 << 1;
+    pub const KMAC: u8 = 1 << 2;
+    pub const OTBN: u8 = 1 << 3;
+    pub const CSRNG: u8 = 1 << 4;
+    pub const ENTROPY_SRC: u8 = 1 << 5;
+    pub const EDN0: u8 = 1 << 6;
+    /// The blocks whose clocks the clock manager's hints control, in the order of
+    /// `Hinted::ALL` from bit 0 (what `Clocks::new` takes).
+    pub const HINTED: u8 = AES | HMAC | KMAC | OTBN;
+    /// The entropy chain masked AES draws from.
+    pub const ENTROPY_CHAIN: u8 = ENTROPY_SRC | CSRNG | EDN0;
+}
+
+// `block::HINTED` is what `Clocks::new` takes: bit `i` for `Hinted::ALL[i]`.
+const _: () = assert!(
+    block::AES == 1 << Hinted::Aes as u8
+        && block::HMAC == 1 << Hinted::Hmac as u8
+        && block::KMAC == 1 << Hinted::Kmac as u8
+        && block::OTBN == 1 << Hinted::Otbn as u8
+);
+
+/// Each block: its bit, its instance name in the chip description (`top_earlgrey.hjson`), and
+/// a register whose reading has no effect (a status or interrupt state).
+const BLOCKS: [(u8, &str, usize); 7] = [
+    (block::AES, "aes", top::AES_BASE_ADDR + regs::aes::STATUS_REG_OFFSET),
+    (block::HMAC, "hmac", top::HMAC_BASE_ADDR + regs::hmac::STATUS_REG_OFFSET),
+    (block::KMAC, "kmac", top::KMAC_BASE_ADDR + regs::kmac::STATUS_REG_OFFSET),
+    (block::OTBN, "otbn", top::OTBN_BASE_ADDR + regs::otbn::STATUS_REG_OFFSET),
+    (block::CSRNG, "csrng", top::CSRNG_BASE_ADDR + regs::csrng::INTR_STATE_REG_OFFSET),
+    (
+        block::ENTROPY_SRC,
+        "entropy_src",
+        top::ENTROPY_SRC_BASE_ADDR + regs::entropy_src::INTR_STATE_REG_OFFSET,
+    ),
+    (block::EDN0, "edn0", top::EDN0_BASE_ADDR + regs::edn::INTR_STATE_REG_OFFSET),
+];
+
+/// Which blocks this chip has.
+#[derive(Clone, Copy)]
+struct Blocks(u8);
+
+impl Blocks {
+    /// Loads from each block once: a block the chip was built without answers with a bus
+    /// error. Run before any clock is stopped (a stopped block would not answer at all).
+    fn probe() -> Self {
+        let mut present = 0;
+        for (bit, _, address) in BLOCKS {
+            // SAFETY: a status or interrupt-state register of a block whose clock runs (every
+            // clock runs from reset until `Clocks::stop_idle`), or nothing; interrupts are off.
+            if unsafe { bus_probe::answers(address) } {
+                present |= bit;
+            }
+        }
+        Self(present)
+    }
+
+    fn has(self, blocks: u8) -> bool {
+        self.0 & blocks == blocks
+    }
+}
+
 /// Name of the AES block in the inventory: which masking configuration this suite was built
 /// for (the bitstream or model must match; the suite cannot tell the two apart).
 #[cfg(feature = "aes-unmasked")]
@@ -114,6 +186,7 @@ fn link() -> Link {
 /// The Earl Grey platform.
 pub struct EarlGrey {
     link: Link,
+    blocks: Blocks,
     clocks: Clocks,
     hmac: Hmac,
     kmac: Kmac,
@@ -129,6 +202,21 @@ pub struct EarlGrey {
 fn clocked(clocks: &mut Clocks, block: Hinted) {
     if clocks.run(block).is_err() {
         panic!("the clock manager did not start a block's clock");
+    }
+}
+
+impl EarlGrey {
+    /// What `module` needs of the chip: its block, and for masked AES the entropy chain.
+    fn needs(module: Module) -> u8 {
+        match module {
+            Module::Sha2 => block::HMAC,
+            Module::Sha3 => block::KMAC,
+            Module::Aes if cfg!(feature = "aes-unmasked") => block::AES,
+            Module::Aes => block::AES | block::ENTROPY_CHAIN,
+            Module::Rng => block::CSRNG,
+            Module::Entropy => block::ENTROPY_SRC | block::CSRNG,
+            Module::BigNum => block::OTBN,
+        }
     }
 }
 
@@ -152,19 +240,27 @@ impl Platform for EarlGrey {
 
     fn take() -> Self {
         let link = Self::panic_comm();
-        // Masked AES draws randomness from EDN at reset and stalls until the chain runs.
-        entropy::enable(
-            block(top::ENTROPY_SRC_BASE_ADDR),
-            block(top::CSRNG_BASE_ADDR),
-            &[block(top::EDN0_BASE_ADDR)],
-        );
+        let blocks = Blocks::probe();
+        // Masked AES draws randomness from EDN at reset and stalls until the chain runs. A
+        // chip without the chain has no block that needs it.
+        if blocks.has(block::ENTROPY_CHAIN) {
+            entropy::enable(
+                block(top::ENTROPY_SRC_BASE_ADDR),
+                block(top::CSRNG_BASE_ADDR),
+                &[block(top::EDN0_BASE_ADDR)],
+            );
+        }
         let aes = Aes::new(block(top::AES_BASE_ADDR));
-        // A failure here surfaces as a timeout on the first AES request, with its name.
-        let _ = aes.wait_idle();
-        let mut clocks = Clocks::new(block(top::CLKMGR_AON_BASE_ADDR));
+        if blocks.has(block::AES) {
+            // A failure here surfaces as a timeout on the first AES request, with its name.
+            let _ = aes.wait_idle();
+        }
+        // The clock manager numbers the hints of the blocks the chip has.
+        let mut clocks = Clocks::new(block(top::CLKMGR_AON_BASE_ADDR), blocks.0 & block::HINTED);
         clocks.stop_idle();
         Self {
             link,
+            blocks,
             clocks,
             hmac: Hmac::new(block(top::HMAC_BASE_ADDR)),
             kmac: Kmac::new(block(top::KMAC_BASE_ADDR)),
@@ -216,6 +312,9 @@ impl Platform for EarlGrey {
         hardware(&mut self.csrng)
     }
     fn big_num(&mut self) -> Result<&mut Otbn, String> {
+        if let Some(reason) = self.lacks(Module::BigNum) {
+            return Err(reason);
+        }
         clocked(&mut self.clocks, Hinted::Otbn);
         Ok(&mut self.otbn)
     }
@@ -223,7 +322,14 @@ impl Platform for EarlGrey {
         &mut self.software
     }
     fn has_entropy(&self) -> bool {
-        true
+        self.lacks(Module::Entropy).is_none()
+    }
+
+    fn lacks(&self, module: Module) -> Option<String> {
+        // The first block it lacks names the reason.
+        let needs = Self::needs(module);
+        let (_, missing, _) = BLOCKS.iter().find(|(bit, _, _)| needs & bit != 0 && !self.blocks.has(*bit))?;
+        Some(format!("{}: no {missing} in this Earl Grey variant", module.name()))
     }
 
     fn stop_unused_clocks(&mut self) {
@@ -231,14 +337,20 @@ impl Platform for EarlGrey {
     }
 
     fn modules(&self) -> Vec<ModuleInfo> {
-        let hw = |name: &str| Implementation::Hardware(String::from(name));
+        let hw = |module: Module, name: &str| {
+            if self.blocks.has(Self::needs(module)) {
+                entry(module, Implementation::Hardware(String::from(name)))
+            } else {
+                entry(module, Implementation::Absent)
+            }
+        };
         Vec::from([
-            entry(Module::Sha2, hw("hmac")),
-            entry(Module::Sha3, hw("kmac")),
-            entry(Module::Aes, hw(AES_NAME)),
-            entry(Module::Rng, hw("csrng")),
-            entry(Module::Entropy, hw("entropy_src")),
-            entry(Module::BigNum, hw("otbn")),
+            hw(Module::Sha2, "hmac"),
+            hw(Module::Sha3, "kmac"),
+            hw(Module::Aes, AES_NAME),
+            hw(Module::Rng, "csrng"),
+            hw(Module::Entropy, "entropy_src"),
+            hw(Module::BigNum, "otbn"),
         ])
     }
 

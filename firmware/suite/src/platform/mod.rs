@@ -75,6 +75,11 @@ pub trait Platform {
     fn has_entropy(&self) -> bool;
     /// Inventory for the hello: every module and what implements it.
     fn modules(&self) -> Vec<ModuleInfo>;
+    /// Why this platform cannot serve requests that drive `module` (a chip built without its
+    /// block), or `None` when it can. Asked before a request touches the module.
+    fn lacks(&self, _module: Module) -> Option<String> {
+        None
+    }
     /// Called after every request: stops the clocks of the modules no request is using, so
     /// that a chip model spends no simulation time on them (the next request's accessor
     /// starts what it needs). No-op where nothing can be stopped.
