@@ -294,15 +294,15 @@ fn padding_reached_the_image(pad: u32) {
 #[ignore = "needs the Earl Grey model (scripts/test.sh builds it and runs this)"]
 fn unrelated_code_before_the_measured_code_moves_no_software_record() {
     // Two sizes of never-run code at the start of flash shift every function outside the
-    // measured block: 1,234 bytes (the code after it then starts 4 bytes past a multiple of 8,
-    // the flash word and the cache line) and 1,880 (8 past a multiple of 16). Nothing measured
-    // may move. The image has about 1.9 KiB of flash to spare for the padding.
+    // measured block: 522 bytes (the code after it then starts 4 bytes past a multiple of 8,
+    // the flash word and the cache line) and 904 (8 past a multiple of 16). Nothing measured
+    // may move. The image has about 1 KiB of flash to spare for the padding.
     let (plain, padded) = std::thread::scope(|s| {
-        let padded = s.spawn(|| padded_run(1234));
+        let padded = s.spawn(|| padded_run(522));
         (padded_run(0), padded.join().expect("the padded run"))
     });
-    let other = padded_run(1880);
-    for (pad, (log, records)) in [(1234, &padded), (1880, &other)] {
+    let other = padded_run(904);
+    for (pad, (log, records)) in [(522, &padded), (904, &other)] {
         padding_reached_the_image(pad);
         assert_eq!(records.len(), plain.1.len(), "{log}");
         for (p, r) in plain.1.iter().zip(records.iter()) {
@@ -430,4 +430,62 @@ fn a_kill_during_the_placements_pass_loses_nothing_and_resume_measures_them() {
     assert!(records[1].get("placements").is_none());
     // Written once, complete: the log of placements is gone with the finished run.
     assert!(!out.join("placements.jsonl").exists());
+}
+
+#[test]
+#[ignore = "needs the Earl Grey models (scripts/test.sh builds them and runs this)"]
+fn the_smallest_model_a_file_needs_counts_what_the_whole_chip_counts() {
+    // A file of software (the suite's primitives, in Rust and RV32I assembly, a constant-time
+    // test, and an implementation from outside the tree) and one of SHA-256 on the HMAC block:
+    // both run on the smallest variant (sim/earlgrey/variants: software-small, without AES,
+    // KMAC, OTBN, the entropy chain and the idle peripherals) by default, and on the whole chip
+    // with --model full; both count alike.
+    let folder = tempfile::tempdir().unwrap();
+    for entry in std::fs::read_dir(common::repo().join("examples/impl/sha256-c")).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, folder.path().join(path.file_name().unwrap())).unwrap();
+    }
+    let software = folder.path().join("software.bench");
+    std::fs::write(
+        &software,
+        r#"{"software": {"primitive": "aes-table", "variant": ["rust", "rv32i"]}}
+{"software": {"primitive": "chacha20", "variant": "rv32i", "length": 64}}
+{"leakage": {"operation": "compare-leaky", "variant": "rv32i", "secret": "data", "measurements": 200, "seed": 1}}
+{"impl": {"name": "sha256-c", "length": 64}}
+"#,
+    )
+    .unwrap();
+    let hmac = folder.path().join("hmac.bench");
+    std::fs::write(&hmac, "{\"hash\": {\"algorithm\": \"sha2\", \"length\": [0, 64]}}\n").unwrap();
+    let dir = folder.path().to_str().unwrap();
+    let files = [software.to_str().unwrap(), hmac.to_str().unwrap()];
+    let (full, auto) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let (full_run, auto_run) = std::thread::scope(|s| {
+        let full_run = s.spawn(|| {
+            run_logged(
+                TARGET,
+                full.path(),
+                &["--impl", dir, "--jobs", "1", "--model", "full"],
+                &files,
+            )
+        });
+        let auto_run = run_logged(TARGET, auto.path(), &["--impl", dir, "--jobs", "1"], &files);
+        (full_run.join().expect("the run on the whole chip"), auto_run)
+    });
+    for ((log, records), dir, model) in [(&full_run, &full, "full"), (&auto_run, &auto, "software-small")] {
+        assert_eq!(records.len(), 7, "{log}");
+        for r in records.iter() {
+            assert_eq!(r["status"], "ok", "{r}");
+            assert_eq!(r["model"], model, "{r}");
+        }
+        let meta: Value = serde_json::from_str(&std::fs::read_to_string(dir.path().join("run.json")).unwrap()).unwrap();
+        assert_eq!(meta["models"], serde_json::json!([model]), "{meta}");
+    }
+    let o = common::cyclebench(&[
+        "compare",
+        full.path().to_str().unwrap(),
+        auto.path().to_str().unwrap(),
+        "--identical",
+    ]);
+    assert!(o.status.success(), "{}", common::text(&o));
 }

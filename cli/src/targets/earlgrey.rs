@@ -31,6 +31,10 @@ const MEMORIES: [memory_image::Memory; 2] = [
 /// OTP image written by `sim/earlgrey/build.sh` next to the model.
 const OTP_IMAGE: &str = "otp_img_sim_verilator.vmem";
 
+/// Where `sim/earlgrey/build.sh` describes the model it built, next to it; its line
+/// `profile: none (unprofiled)` marks a model compiled without its compiler profile.
+const BUILD_INFO: &str = "build-info.txt";
+
 /// How long the model may take to come up and create its PTYs.
 const START_TIMEOUT: Duration = Duration::from_secs(120);
 
@@ -54,14 +58,24 @@ pub const MODEL_OVERRIDE: &str = "CYCLEBENCH_EARLGREY_MODEL";
 /// Returns the model for `config` (`masked` or `unmasked`), building it first if the cache
 /// has none. Verilating the whole chip is a long build; its progress is shown.
 pub fn model(config: &str) -> Result<PathBuf> {
-    if let Some(path) = std::env::var_os(MODEL_OVERRIDE) {
-        let path = PathBuf::from(path);
-        if !path.is_file() {
-            bail!("{MODEL_OVERRIDE} names {}, which is not a file", path.display());
+    let path = match std::env::var_os(MODEL_OVERRIDE) {
+        Some(path) => {
+            let path = PathBuf::from(path);
+            if !path.is_file() {
+                bail!("{MODEL_OVERRIDE} names {}, which is not a file", path.display());
+            }
+            path
         }
-        return Ok(path);
+        None => super::model::build("sim/earlgrey/build.sh", config, "Earl Grey model")?,
+    };
+    let info = std::fs::read_to_string(path.with_file_name(BUILD_INFO)).unwrap_or_default();
+    if info.lines().any(|l| l.starts_with("profile: none")) {
+        eprintln!(
+            "note: the Earl Grey model {} is unprofiled (built with CYCLEBENCH_MODEL_PROFILE=off): it simulates about half as fast as one built with its profile",
+            path.display()
+        );
     }
-    super::model::build("sim/earlgrey/build.sh", config, "Earl Grey model")
+    Ok(path)
 }
 
 /// Starts the model with `elf` loaded (the suite's ROM jump into ROM, the rest into flash)

@@ -7,7 +7,7 @@
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use cyclebench_protocol::{Benchmark, Module, Request};
+use cyclebench_protocol::{Module, Request};
 
 use crate::bench_file::{Action, Line};
 
@@ -68,13 +68,6 @@ pub fn blocks(module: Module) -> &'static [&'static str] {
     }
 }
 
-/// The hardware module a benchmark drives, if any: none for software (the suite's own or a
-/// library's, on a chip that has the accelerator too) and for implementations from outside the
-/// tree.
-pub fn module_of(benchmark: &Benchmark) -> Option<Module> {
-    benchmark.describe().module.filter(|_| benchmark.software().is_none())
-}
-
 /// The blocks the lines use; `None` when some line's needs are unknown (a raw wire line, which
 /// may be anything).
 pub fn blocks_used(lines: &[Line]) -> Option<Vec<&'static str>> {
@@ -85,7 +78,7 @@ pub fn blocks_used(lines: &[Line]) -> Option<Vec<&'static str>> {
                 action: Action::Request(Request::Benchmark(b)),
                 ..
             } => {
-                for block in module_of(b).map(blocks).unwrap_or_default() {
+                for block in b.accelerator().map(blocks).unwrap_or_default() {
                     if !used.contains(block) {
                         used.push(block);
                     }
