@@ -477,12 +477,10 @@ pub fn check(comparison: &Comparison, rule: Rule) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use std::path::PathBuf;
-
     use serde_json::{json, Value};
 
     use super::*;
-    use crate::results::{parse, Record, Results};
+    use crate::results::Results;
 
     const RUSTC: &str = "rustc 1.95.0 (59807616e 2026-04-14)";
     const CLANG: &str = "Debian clang version 14.0.6";
@@ -530,27 +528,18 @@ mod tests {
         record
     }
 
-    fn results(records: &[Value]) -> Results {
-        Results {
-            dir: PathBuf::from("."),
-            file: PathBuf::from("results.jsonl"),
-            records: records
-                .iter()
-                .map(|r| parse(&r.to_string()).unwrap())
-                .collect::<Vec<Record>>(),
-            skipped: Vec::new(),
-        }
-    }
-
     fn gate(base: &[Value], new: &[Value], limit: f64) -> Vec<Finding> {
         findings(
-            &Comparison::build(&results(base), &results(new)),
+            &Comparison::build(&Results::of_values(base), &Results::of_values(new)),
             Rule::GrowAtMost(limit),
         )
     }
 
     fn unchanged(base: &[Value], new: &[Value]) -> Vec<Finding> {
-        findings(&Comparison::build(&results(base), &results(new)), Rule::Unchanged)
+        findings(
+            &Comparison::build(&Results::of_values(base), &Results::of_values(new)),
+            Rule::Unchanged,
+        )
     }
 
     fn lines(findings: &[Finding]) -> Vec<String> {
@@ -845,7 +834,10 @@ mod tests {
                 "compare: no phase changed, but 4 benchmarks checked less strictly in NEW: failing",
             ),
         ] {
-            let found = findings(&Comparison::build(&results(&base), &results(&new)), rule);
+            let found = findings(
+                &Comparison::build(&Results::of_values(&base), &Results::of_values(&new)),
+                rule,
+            );
             assert_eq!(lines(&found), expected, "{rule:?}");
             assert!(found.iter().all(Finding::fails), "{rule:?}");
             assert_eq!(conclusion(&found, rule), closing);
@@ -944,7 +936,10 @@ mod tests {
         let old = built(&run, Value::Null, Value::Null);
         for (base, new, runs) in [(&old, &run, "BASE"), (&run, &old, "NEW"), (&old, &old, "BASE and NEW")] {
             for rule in [Rule::Unchanged, Rule::GrowAtMost(0.0)] {
-                let found = findings(&Comparison::build(&results(base), &results(new)), rule);
+                let found = findings(
+                    &Comparison::build(&Results::of_values(base), &Results::of_values(new)),
+                    rule,
+                );
                 assert_eq!(found, [Finding::CompilersUnknown { runs: runs.to_owned() }]);
                 assert!(found[0]
                     .to_string()

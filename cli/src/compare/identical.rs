@@ -887,7 +887,6 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::results::parse;
 
     /// A measured record of line `line` of `benchmarks/sha2.bench` with `run` cycles.
     fn record(line: usize, run: u64) -> Value {
@@ -901,15 +900,6 @@ mod tests {
         })
     }
 
-    fn results(records: &[Value]) -> Results {
-        Results {
-            dir: PathBuf::from("."),
-            file: PathBuf::from("results.jsonl"),
-            records: records.iter().map(|r| parse(&r.to_string()).unwrap()).collect(),
-            skipped: Vec::new(),
-        }
-    }
-
     fn args(not_held: &[&str], other_image: bool) -> Options {
         Options {
             identical: true,
@@ -921,7 +911,7 @@ mod tests {
 
     /// The lines the record check prints for `a` and `b` under `args`.
     fn lines_with(a: &[Value], b: &[Value], args: &Options) -> Vec<String> {
-        let (a, b) = (results(a), results(b));
+        let (a, b) = (Results::of_values(a), Results::of_values(b));
         let held = Held::new(args, &a, &b).unwrap();
         sequence(Place::Records, &records(&a).unwrap(), &records(&b).unwrap(), &held)
             .iter()
@@ -1047,8 +1037,8 @@ mod tests {
         let mut a = a.to_vec();
         a.push(csrng(200));
         a[2]["line"] = json!(3);
-        let a = results(&a);
-        let held = Held::new(&args(&["sha2.bench:2"], false), &a, &results(&b)).unwrap();
+        let a = Results::of_values(&a);
+        let held = Held::new(&args(&["sha2.bench:2"], false), &a, &Results::of_values(&b)).unwrap();
         let listed = held.lines(&a);
         assert_eq!(listed.len(), 2, "{listed:?}");
         assert!(
@@ -1065,7 +1055,7 @@ mod tests {
 
     #[test]
     fn a_name_that_matches_no_request_of_a_is_an_error() {
-        let a = results(&[record(1, 1)]);
+        let a = Results::of_values(&[record(1, 1)]);
         for (name, error) in [
             ("sha2.bench:9", "--not-held sha2.bench:9: A has no such request"),
             ("sha2.bench:1[2]", "--not-held sha2.bench:1[2]: A has no such request"),

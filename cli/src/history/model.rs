@@ -449,12 +449,9 @@ impl History {
 
 #[cfg(test)]
 mod tests {
-    use std::path::PathBuf;
-
     use serde_json::{json, Value};
 
     use super::*;
-    use crate::results::parse;
 
     /// A measured SHA-256 record of line `line` with these phases, checked against a known
     /// answer on a cycle-accurate target.
@@ -470,17 +467,8 @@ mod tests {
         })
     }
 
-    fn results(records: &[Value]) -> Results {
-        Results {
-            dir: PathBuf::from("."),
-            file: PathBuf::from("results.jsonl"),
-            records: records.iter().map(|r| parse(&r.to_string()).unwrap()).collect(),
-            skipped: Vec::new(),
-        }
-    }
-
     fn history(runs: &[Vec<Value>], limit: f64) -> History {
-        let runs: Vec<Results> = runs.iter().map(|r| results(r)).collect();
+        let runs: Vec<Results> = runs.iter().map(|r| Results::of_values(r)).collect();
         let refs: Vec<&Results> = runs.iter().collect();
         History::build(&refs, Rule::GrowAtMost(limit))
     }

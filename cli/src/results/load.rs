@@ -30,6 +30,17 @@ pub struct SkippedLine {
 }
 
 impl Results {
+    /// Results of JSON records, as a run in `.` would have written them (for tests).
+    #[cfg(test)]
+    pub fn of_values(records: &[serde_json::Value]) -> Self {
+        Self {
+            dir: PathBuf::from("."),
+            file: PathBuf::from("results.jsonl"),
+            records: records.iter().map(|r| super::parse(&r.to_string()).unwrap()).collect(),
+            skipped: Vec::new(),
+        }
+    }
+
     /// A warning naming every skipped line, or `None` when every line was read.
     pub fn skipped_warning(&self) -> Option<String> {
         if self.skipped.is_empty() {
