@@ -217,34 +217,12 @@ fn listed(items: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use object::write::{Object as Writer, StandardSection, Symbol, SymbolSection};
-    use object::{Architecture, BinaryFormat, Endianness, SymbolFlags, SymbolScope};
+    use crate::firmware::symbols::test_elf;
 
     /// An ELF holding the block's two symbols and `functions` (name, address, size).
     fn elf(block: Span, functions: &[(&str, u64, u64)]) -> tempfile::NamedTempFile {
-        let mut obj = Writer::new(BinaryFormat::Elf, Architecture::Riscv32, Endianness::Little);
-        let text = obj.section_id(StandardSection::Text);
-        obj.append_section_data(text, &[0; 0x1000], 16);
-        let mut add = |name: &str, value: u64, size: u64, kind: SymbolKind| {
-            obj.add_symbol(Symbol {
-                name: name.as_bytes().to_vec(),
-                value,
-                size,
-                kind,
-                scope: SymbolScope::Linkage,
-                weak: false,
-                section: SymbolSection::Section(text),
-                flags: SymbolFlags::None,
-            });
-        };
-        add(START_SYMBOL, block.0, 0, SymbolKind::Label);
-        add(END_SYMBOL, block.1, 0, SymbolKind::Label);
-        for &(name, address, size) in functions {
-            add(name, address, size, SymbolKind::Text);
-        }
-        let mut file = tempfile::NamedTempFile::new().expect("temporary file");
-        std::io::Write::write_all(&mut file, &obj.write().expect("an ELF")).expect("written");
-        file
+        let sized: Vec<_> = functions.iter().map(|&(n, a, s)| (n, a, s, SymbolKind::Text)).collect();
+        test_elf::with_block(block, &sized, &[])
     }
 
     const SHA2: &str = "_ZN4sha26sha2568compress17h0123456789abcdefE";

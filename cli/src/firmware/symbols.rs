@@ -239,3 +239,49 @@ mod tests {
         assert!(Symbols::load(Path::new("/nonexistent/suite.elf")).is_err());
     }
 }
+
+/// Synthetic ELF files for the tests of what reads the measured block.
+#[cfg(test)]
+pub mod test_elf {
+    use object::write::{Object as Writer, StandardSection, Symbol, SymbolSection};
+    use object::{Architecture, BinaryFormat, Endianness, SymbolFlags, SymbolKind, SymbolScope};
+
+    use crate::firmware::layout::rules::{END_SYMBOL, START_SYMBOL};
+
+    /// An RV32 ELF whose 4 KiB text section holds a measured block from `block.0` to
+    /// `block.1`, the symbols `sized` (name, address, size, kind) and the absolute symbols
+    /// `absolute`.
+    pub fn with_block(
+        block: (u64, u64),
+        sized: &[(&str, u64, u64, SymbolKind)],
+        absolute: &[&str],
+    ) -> tempfile::NamedTempFile {
+        let mut obj = Writer::new(BinaryFormat::Elf, Architecture::Riscv32, Endianness::Little);
+        let text = obj.section_id(StandardSection::Text);
+        obj.append_section_data(text, &[0; 0x1000], 16);
+        let mut add = |name: &str, value: u64, size: u64, kind: SymbolKind, section: SymbolSection| {
+            obj.add_symbol(Symbol {
+                name: name.as_bytes().to_vec(),
+                value,
+                size,
+                kind,
+                scope: SymbolScope::Linkage,
+                weak: false,
+                section,
+                flags: SymbolFlags::None,
+            });
+        };
+        let in_text = SymbolSection::Section(text);
+        add(START_SYMBOL, block.0, 0, SymbolKind::Label, in_text);
+        add(END_SYMBOL, block.1, 0, SymbolKind::Label, in_text);
+        for &(name, address, size, kind) in sized {
+            add(name, address, size, kind, in_text);
+        }
+        for name in absolute {
+            add(name, 0, 0, SymbolKind::Label, SymbolSection::Absolute);
+        }
+        let mut file = tempfile::NamedTempFile::new().expect("temporary file");
+        std::io::Write::write_all(&mut file, &obj.write().expect("an ELF")).expect("written");
+        file
+    }
+}

@@ -41,48 +41,17 @@ pub fn sizes(symbols: &Symbols, name: &str, called: &Code) -> Option<Sizes> {
 
 #[cfg(test)]
 mod tests {
-    use object::write::{Object as Writer, StandardSection, Symbol, SymbolSection};
-    use object::{Architecture, BinaryFormat, Endianness, SymbolFlags, SymbolKind, SymbolScope};
+    use object::SymbolKind;
 
     use super::*;
-    use crate::firmware::layout::rules::{END_SYMBOL, START_SYMBOL};
+    use crate::firmware::symbols::test_elf;
 
     const BLOCK: (u64, u64) = (0x800, 0x900);
 
     /// The symbols of an ELF with a measured block at [`BLOCK`], holding `sized` (name,
     /// address, size, kind), and the absolute symbols `absolute`.
     fn symbols(sized: &[(&str, u64, u64, SymbolKind)], absolute: &[&str]) -> Symbols {
-        let mut obj = Writer::new(BinaryFormat::Elf, Architecture::Riscv32, Endianness::Little);
-        let text = obj.section_id(StandardSection::Text);
-        obj.append_section_data(text, &[0; 0x1000], 16);
-        let mut add = |name: &str, value: u64, size: u64, kind: SymbolKind, section: SymbolSection| {
-            obj.add_symbol(Symbol {
-                name: name.as_bytes().to_vec(),
-                value,
-                size,
-                kind,
-                scope: SymbolScope::Linkage,
-                weak: false,
-                section,
-                flags: SymbolFlags::None,
-            });
-        };
-        add(
-            START_SYMBOL,
-            BLOCK.0,
-            0,
-            SymbolKind::Label,
-            SymbolSection::Section(text),
-        );
-        add(END_SYMBOL, BLOCK.1, 0, SymbolKind::Label, SymbolSection::Section(text));
-        for &(name, address, size, kind) in sized {
-            add(name, address, size, kind, SymbolSection::Section(text));
-        }
-        for name in absolute {
-            add(name, 0, 0, SymbolKind::Label, SymbolSection::Absolute);
-        }
-        let mut file = tempfile::NamedTempFile::new().expect("temporary file");
-        std::io::Write::write_all(&mut file, &obj.write().expect("an ELF")).expect("written");
+        let file = test_elf::with_block(BLOCK, sized, absolute);
         Symbols::load(file.path()).expect("symbols")
     }
 
