@@ -1,7 +1,9 @@
 //! `docs/extending.md` checked by construction: each addition under `cli/tests/extending/`
-//! (a throw-away benchmark kind, software primitive and study) is made in a scratch copy of
-//! the tree by editing only the files its section of the document lists, then the copy is
-//! built and the addition runs end to end on `qemu-virt`. An addition that needs a file the
+//! (a throw-away benchmark kind, software primitive, study, and interface for implementations
+//! from outside the tree) is made in a scratch copy of the tree by editing only the files its
+//! section of the document lists, then the copy is built and the addition runs end to end on
+//! `qemu-virt`: the interface through an implementation folder of its own, copied outside the
+//! tree and measured with `--impl` as a user's would be. An addition that needs a file the
 //! document does not name fails here: either its edit is refused, or the copy does not build.
 //!
 //! Slow (it builds both workspaces of the copy), so it is ignored by default; `scripts/test.sh`
@@ -28,7 +30,7 @@ struct Addition {
 const KIND: Addition = Addition {
     folder: "kind",
     section: "## A benchmark kind",
-    most_files: 6,
+    most_files: 7,
     placeholders: &[("<kind>", "example_sum"), ("<study>", "example")],
 };
 
@@ -46,14 +48,30 @@ const STUDY: Addition = Addition {
     placeholders: &[("<study>", "example")],
 };
 
+const INTERFACE: Addition = Addition {
+    folder: "interface",
+    section: "## An interface for implementations from outside the tree",
+    most_files: 9,
+    placeholders: &[],
+};
+
+/// Where the lines of an [`Edit::Insert`] go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Place {
+    Before,
+    After,
+    /// In place of the anchor's line: a one-line list cannot grow by lines next to it.
+    Instead,
+}
+
 /// One edit of a manifest (`edits.txt`).
 enum Edit {
     /// A new file from a template.
     Create { path: String, template: String },
-    /// Lines next to the one line of `path` that contains `anchor`.
+    /// Lines next to, or in place of, the one line of `path` that contains `anchor`.
     Insert {
         path: String,
-        after: bool,
+        place: Place,
         anchor: String,
         text: String,
     },
@@ -70,7 +88,8 @@ impl Edit {
 }
 
 /// The edits of `manifest`: `create PATH TEMPLATE`, `append PATH TEMPLATE`, or
-/// `insert PATH after|before ANCHOR` followed by the lines to insert, indented by four spaces.
+/// `insert PATH after|before ANCHOR` or `replace PATH ANCHOR` followed by the lines to put
+/// there, indented by four spaces.
 fn edits(manifest: &str) -> Vec<Edit> {
     let mut edits: Vec<Edit> = Vec::new();
     for line in manifest.lines() {
@@ -83,31 +102,42 @@ fn edits(manifest: &str) -> Vec<Edit> {
                     body.push_str(text);
                     body.push('\n');
                 }
-                _ => panic!("indented line outside an insert: {line}"),
+                _ => panic!("indented line outside an insert or a replace: {line}"),
             }
             continue;
         }
-        let mut words = line.splitn(4, ' ');
+        let mut words = line.splitn(3, ' ');
         let (verb, path) = (words.next().unwrap(), words.next().expect("a path").to_owned());
+        let rest = words.next().unwrap_or_else(|| panic!("nothing after the path: {line}"));
         edits.push(match verb {
             "create" => Edit::Create {
                 path,
-                template: words.next().expect("a template").to_owned(),
+                template: rest.to_owned(),
             },
             "append" => Edit::Append {
                 path,
-                template: words.next().expect("a template").to_owned(),
+                template: rest.to_owned(),
             },
             "insert" => {
-                let place = words.next().expect("after or before");
-                assert!(place == "after" || place == "before", "{line}");
+                let (place, anchor) = rest.split_once(' ').expect("after or before, then an anchor");
+                let place = match place {
+                    "after" => Place::After,
+                    "before" => Place::Before,
+                    _ => panic!("insert after or before, not '{place}': {line}"),
+                };
                 Edit::Insert {
                     path,
-                    after: place == "after",
-                    anchor: words.next().expect("an anchor").to_owned(),
+                    place,
+                    anchor: anchor.to_owned(),
                     text: String::new(),
                 }
             }
+            "replace" => Edit::Insert {
+                path,
+                place: Place::Instead,
+                anchor: rest.to_owned(),
+                text: String::new(),
+            },
             other => panic!("unknown edit '{other}' in {line}"),
         });
     }
@@ -281,7 +311,7 @@ fn apply(scratch: &Path, doc: &str, addition: &Addition) -> Vec<String> {
                 std::fs::write(&target, text).unwrap();
             }
             Edit::Insert {
-                after, anchor, text, ..
+                place, anchor, text, ..
             } => {
                 let old = std::fs::read_to_string(&target).unwrap();
                 let hits: Vec<usize> = old
@@ -296,9 +326,14 @@ fn apply(scratch: &Path, doc: &str, addition: &Addition) -> Vec<String> {
                     "'{anchor}' must be on exactly one line of {}",
                     edit.path()
                 );
-                let at = hits[0] + usize::from(*after);
+                let at = hits[0];
+                let replaced = match place {
+                    Place::Before => at..at,
+                    Place::After => at + 1..at + 1,
+                    Place::Instead => at..at + 1,
+                };
                 let mut lines: Vec<&str> = old.lines().collect();
-                lines.splice(at..at, text.lines());
+                lines.splice(replaced, text.lines());
                 std::fs::write(&target, lines.join("\n") + "\n").unwrap();
             }
         }
@@ -351,6 +386,8 @@ fn additions_touch_only_the_files_docs_extending_md_lists() {
     eprintln!("extending: the primitive touched {primitive:?}");
     let study = apply(&scratch, &doc, &STUDY);
     eprintln!("extending: the study touched {study:?}");
+    let interface = apply(&scratch, &doc, &INTERFACE);
+    eprintln!("extending: the interface touched {interface:?}");
 
     // The copy's protocol tests include the check that docs/protocol.md shows every kind.
     must_run(&scratch, "cargo", &["build", "--quiet", "-p", "cyclebench"], 1800);
@@ -358,6 +395,14 @@ fn additions_touch_only_the_files_docs_extending_md_lists() {
         &scratch,
         "cargo",
         &["test", "--quiet", "-p", "cyclebench-protocol"],
+        1200,
+    );
+    // The host's own tests, which list the interfaces and algorithms and write the results
+    // format's reference from a sample of every shape.
+    must_run(
+        &scratch,
+        "cargo",
+        &["test", "--quiet", "-p", "cyclebench", "--bin", "cyclebench"],
         1200,
     );
     let results = scratch.join("target/extending-results");
@@ -463,6 +508,66 @@ fn additions_touch_only_the_files_docs_extending_md_lists() {
         let row = format!("| {} | {stated} | {} |", r["n"], r["raw_phases"]["sum"]);
         assert!(document.contains(&row), "no row {row:?} in\n{document}");
     }
+
+    // The interface, as a user meets it: an implementation folder of their own outside the
+    // tree, measured with --impl from inside it (and reported, which names its algorithm's
+    // counterpart).
+    let user = tempfile::tempdir().unwrap();
+    let folder = user.path().join("checksum");
+    common::copy_dir(&repo().join("cli/tests/extending/interface/impl"), &folder);
+    must_run(
+        &folder,
+        bin.to_str().unwrap(),
+        &[
+            "run",
+            "--target",
+            "qemu-virt",
+            "--impl",
+            ".",
+            "--out",
+            "out",
+            "checksum.bench",
+        ],
+        1200,
+    );
+    let records = verified_records(&folder.join("out"));
+    for r in &records {
+        assert_eq!(r["impl"], "example-checksum-c", "{r}");
+        assert_eq!(r["interface"], "example-checksum", "{r}");
+    }
+    let calls: Vec<&Value> = records.iter().filter(|r| r["benchmark"] == "impl").collect();
+    assert_eq!(calls.len(), 3, "{records:?}");
+    for r in &calls {
+        assert_eq!(r["reference"], "example-xor-fold", "{r}");
+        // Every vector of the folder's vectors.txt.
+        assert_eq!(r["vectors_checked"], 4, "{r}");
+    }
+    let tests: Vec<&Value> = records.iter().filter(|r| r["benchmark"] == "leakage").collect();
+    assert_eq!(tests.len(), 1, "{records:?}");
+    // On QEMU the counter counts instructions, which no byte of the input changes.
+    assert_eq!(tests[0]["verdict"], "no-leak-detected", "{}", tests[0]);
+}
+
+#[test]
+fn manifests_place_lines_next_to_or_instead_of_their_anchor() {
+    let read = edits("insert a.rs after x\n    one\nreplace a.rs y z\n    two\n    three\ncreate b.rs t.rs\n");
+    let places: Vec<(Place, &str, &str)> = read
+        .iter()
+        .filter_map(|e| match e {
+            Edit::Insert {
+                place, anchor, text, ..
+            } => Some((*place, anchor.as_str(), text.as_str())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        places,
+        [(Place::After, "x", "one\n"), (Place::Instead, "y z", "two\nthree\n")]
+    );
+    assert_eq!(
+        read.iter().map(Edit::path).collect::<Vec<_>>(),
+        ["a.rs", "a.rs", "b.rs"]
+    );
 }
 
 #[test]
