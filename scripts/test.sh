@@ -36,6 +36,8 @@ echo "== clippy (firmware workspace)"
 (cd firmware && cargo clippy --release --quiet -p cyclebench-suite --features qemu-virt,selftest --target-dir "$fw_target_dir" -- -D warnings)
 (cd firmware && cargo clippy --release --quiet -p cyclebench-suite --features earlgrey,aes-unmasked --target-dir "$fw_target_dir" -- -D warnings)
 (cd firmware && cargo clippy --release --quiet -p cyclebench-suite --features earlgrey,aes-unmasked,sim-link --target-dir "$fw_target_dir" -- -D warnings)
+# The NexysVideo board's image (`cyclebench prepare --board nexysvideo`).
+(cd firmware && cargo clippy --release --quiet -p cyclebench-suite --features earlgrey,board-nexysvideo --target-dir "$fw_target_dir" -- -D warnings)
 (cd firmware && cargo clippy --release --quiet -p cyclebench-suite --features ibex-sim,selftest --target-dir "$fw_target_dir" -- -D warnings)
 # The image of a run with implementations from outside the tree: only the kinds it uses.
 (cd firmware && cargo clippy --release --quiet -p cyclebench-suite --no-default-features --features earlgrey,sim-link,implementations --target-dir "$fw_target_dir" -- -D warnings)
@@ -50,7 +52,7 @@ timeout 1200 cargo test --workspace --quiet
 echo "== docs/extending.md by construction: throw-away additions made in a scratch copy, built, run on QEMU"
 timeout 2400 cargo test --quiet -p cyclebench --test extending -- --ignored
 
-echo "== end to end on the Earl Grey model: smoke set verified, mailbox and UART agree; accelerators beside software; offload and OTBN smoke sets; an implementation from outside the tree"
+echo "== end to end on the Earl Grey model: smoke set verified, mailbox and UART agree; accelerators beside software; offload and OTBN smoke sets; an implementation from outside the tree; the NexysVideo board's image over a UART at the board's ratio"
 # One test at a time: each already runs two model instances, one per core.
 timeout 2700 cargo test --quiet -p cyclebench --test earlgrey -- --ignored --test-threads 1
 

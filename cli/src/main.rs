@@ -41,7 +41,8 @@ enum Command {
     Merge(merge::Args),
     /// Write (and with --now submit) the batch jobs that run files as shards on a cluster.
     Submit(submit::Args),
-    /// Build the model and the firmware a run on a target needs, without running anything.
+    /// Build the model and the firmware a run on a target needs, or a board's image, without
+    /// running anything.
     Prepare(prepare::Args),
     /// Build the suite's self-test firmware, run it on a target and report its verdict.
     Selftest(selftest::Args),

@@ -489,3 +489,121 @@ fn the_smallest_model_a_file_needs_counts_what_the_whole_chip_counts() {
     ]);
     assert!(o.status.success(), "{}", common::text(&o));
 }
+
+/// The NexysVideo's clocks and baud rate, as the suite's board image takes them.
+#[path = "../../firmware/drivers/src/opentitan/earlgrey_2021_03/regs/device_fpga_nexysvideo.rs"]
+mod nexysvideo;
+
+/// Clock cycles of the model (its CPU clock, four per peripheral cycle) per UART bit of a chip
+/// whose peripheral clock is `peripheral_hz` and whose UART runs at `baud`, to the nearest.
+fn model_cycles_per_bit(baud: u32, peripheral_hz: u32) -> u32 {
+    (4 * peripheral_hz + baud / 2) / baud
+}
+
+#[test]
+fn the_model_uart_ratio_of_the_nexysvideo_is_its_baud_rate_to_its_clock() {
+    // The model's own: 500 kHz / 7200 baud, the constant 69 of the testbench's UART DPI.
+    assert_eq!(model_cycles_per_bit(7200, 125_000), 69);
+    // The board's: 2.5 MHz / 115200 baud = 21.7 peripheral cycles per bit.
+    assert_eq!(
+        model_cycles_per_bit(nexysvideo::UART_BAUDRATE, nexysvideo::CLOCK_FREQ_PERIPHERAL_HZ),
+        87
+    );
+    // The model's ratio of CPU to peripheral clock is the board's.
+    assert_eq!(nexysvideo::CLOCK_FREQ_CPU_HZ, 4 * nexysvideo::CLOCK_FREQ_PERIPHERAL_HZ);
+}
+
+/// Runs `bench` with `options` on `TARGET` with `env` set, into a fresh directory, and returns
+/// the run's output and records.
+fn run_with_env(env: &[(&str, String)], options: &[&str], bench: &str) -> (String, Vec<Value>) {
+    let out = tempfile::tempdir().unwrap();
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_cyclebench"))
+        .current_dir(common::repo())
+        .envs(env.iter().map(|(k, v)| (k, v)))
+        .args(["run", "--target", TARGET, "--jobs", "1", "--no-report", "--out"])
+        .arg(out.path())
+        .args(options)
+        .arg(bench)
+        .output()
+        .expect("run cyclebench");
+    let log = common::text(&o);
+    assert!(o.status.success(), "{env:?} {options:?}: {log}");
+    (log, common::records(out.path()))
+}
+
+#[test]
+#[ignore = "needs the Earl Grey model with patch 11 (scripts/test.sh builds it and runs this)"]
+fn the_nexysvideo_image_talks_over_a_uart_at_the_boards_ratio_and_measures_what_the_model_image_does() {
+    // The image a user loads onto the board, as `prepare --board` builds it.
+    let o = common::cyclebench(&["prepare", "--board", "nexysvideo"]);
+    let printed = common::text(&o);
+    assert!(o.status.success(), "{printed}");
+    let after = |prefix: &str| {
+        printed
+            .lines()
+            .find_map(|l| l.strip_prefix(prefix))
+            .unwrap_or_else(|| panic!("no {prefix:?} in {printed}"))
+            .to_owned()
+    };
+    let elf = after("nexysvideo ready: ");
+    let binary = std::fs::read(after("flash image for its loader: ")).unwrap();
+    // The loader's binary is flash from its base: the snapshot's boot ROM calls the address
+    // in its first word, the suite's entry.
+    let (start, _) = elf_facts(std::path::Path::new(&elf), &["_start"], ".flash_header");
+    assert_eq!(u64::from(u32::from_le_bytes(binary[..4].try_into().unwrap())), start[0]);
+    assert!(binary.len() <= 512 * 1024, "{} bytes", binary.len());
+
+    // The smoke set, and two software primitives: their harness's generic instances in the
+    // measured block come in an order that follows the build's features.
+    let set = tempfile::tempdir().unwrap();
+    let bench = set.path().join("board.bench");
+    let smoke = std::fs::read_to_string(common::repo().join("benchmarks/smoke/smoke.bench")).unwrap();
+    std::fs::write(
+        &bench,
+        format!(
+            "{smoke}{{\"software\": {{\"primitive\": \"aes-table\", \"variant\": \"rv32i\"}}}}\n\
+             {{\"software\": {{\"primitive\": \"chacha20\", \"variant\": \"rv32i\", \"length\": 64}}}}\n"
+        ),
+    )
+    .unwrap();
+    let bench = bench.to_str().unwrap();
+    // The board image over the chip's UART, the testbench's UART DPI at the board's ratio
+    // (CYCLEBENCH_EARLGREY_UART_CYCLES_PER_SYMBOL); beside it the model's own image over the
+    // mailbox, as a reference. Two models, side by side.
+    let cycles = model_cycles_per_bit(nexysvideo::UART_BAUDRATE, nexysvideo::CLOCK_FREQ_PERIPHERAL_HZ);
+    let ((board_log, board), (_, model)) = std::thread::scope(|s| {
+        let board = s.spawn(|| {
+            run_with_env(
+                &[("CYCLEBENCH_EARLGREY_UART_CYCLES_PER_SYMBOL", cycles.to_string())],
+                &["--link", "uart", "--firmware", &elf],
+                bench,
+            )
+        });
+        let model = run_with_env(&[], &[], bench);
+        (board.join().expect("the board image's run"), model)
+    });
+    assert_eq!(board.len(), 8, "{board_log}");
+    assert_eq!(model.len(), 8);
+    for r in &board {
+        assert_eq!(r["status"], "ok", "{r}");
+        assert_eq!(r["verified"], true, "{r}");
+        assert_eq!(r["platform"], "earlgrey-nexysvideo", "{r}");
+        assert_eq!(r["cycle_accurate"], true, "{r}");
+    }
+    // The board's top builds AES unmasked and the image says so; CI's model is the masked
+    // configuration, whose AES gives the same answers.
+    let aes = board.iter().find(|r| r["dataset"] == "ecb-256-1b").unwrap();
+    assert_eq!(aes["implementation_name"], "aes-unmasked", "{aes}");
+    // Only the device's constants differ: the measured code is the same, so every count is
+    // the model image's, except masked AES's, which depends on when a request arrives
+    // (docs/earlgrey.md) and so on the link.
+    for (b, m) in board.iter().zip(&model) {
+        assert_eq!((&b["file"], &b["line"]), (&m["file"], &m["line"]));
+        if b["benchmark"] == "aes" {
+            continue;
+        }
+        for field in ["phases", "raw_phases", "statistics", "overhead", "total_cycles", "fifo"] {
+            assert_eq!(b[field], m[field], "{field} of line {}: {b} / {m}", b["line"]);
+        }
+    }
+}

@@ -45,7 +45,8 @@ fn main() {
     // Only Earl Grey has OTBN; the other platforms build without its tools.
     if platform.starts_with("earlgrey") {
         otbn::generate(&out);
-        layout::generate(&out);
+        // A board image starts flash with the boot ROM's flash header (platform/earlgrey.rs).
+        layout::generate(&out, std::env::var_os("CARGO_FEATURE_BOARD_NEXYSVIDEO").is_some());
     } else {
         otbn::generate_none(&out);
         layout::generate_ram(&out);

@@ -1,9 +1,10 @@
-//! Splits the suite's ELF into one ELF per simulated memory.
+//! Splits the suite's ELF into one ELF per simulated memory, or one memory's flat image.
 //!
 //! The Verilator models load an ELF into one memory by flattening all its loadable segments
 //! from the lowest address and writing the result at the memory's offset 0. The suite's ELF
 //! has segments in ROM, flash and (empty) RAM, so each memory gets its own ELF holding a
-//! single segment that starts exactly at the memory's base.
+//! single segment that starts exactly at the memory's base. A board's loader takes the flash
+//! contents as a flat binary instead ([`flatten`]).
 
 use std::path::{Path, PathBuf};
 
@@ -12,7 +13,8 @@ use object::elf;
 use object::read::elf::{ElfFile32, FileHeader, ProgramHeader};
 use object::Endianness;
 
-/// A memory of the simulated chip.
+/// A memory of the simulated chip (or of a board).
+#[derive(Debug)]
 pub struct Memory {
     /// Name as the simulator knows it (`rom`, `flash`).
     pub name: &'static str,
@@ -31,6 +33,28 @@ impl Memory {
 /// Writes `<out_dir>/<stem>.<memory>.elf` for every memory that receives data, and returns
 /// (memory name, path) pairs. Loadable data outside every memory is an error.
 pub fn split(elf_path: &Path, memories: &[Memory], out_dir: &Path) -> Result<Vec<(&'static str, PathBuf)>> {
+    let (images, entry) = flatten(elf_path, memories)?;
+    let stem = elf_path
+        .file_name()
+        .map_or_else(|| "image".into(), |n| n.to_string_lossy().into_owned());
+    let mut written = Vec::new();
+    for (memory, image) in memories.iter().zip(images) {
+        if image.is_empty() {
+            continue;
+        }
+        let path = out_dir.join(format!("{stem}.{}.elf", memory.name));
+        std::fs::write(&path, single_segment_elf(memory.base, &image, entry)?)
+            .with_context(|| format!("writing {}", path.display()))?;
+        written.push((memory.name, path));
+    }
+    Ok(written)
+}
+
+/// The contents of every memory in `memories` as `objcopy -O binary` gives them: from the
+/// memory's base to the end of the last data loaded into it, gaps zero-filled (empty for a
+/// memory that receives nothing); and the ELF's entry point. Loadable data outside every
+/// memory is an error.
+pub fn flatten(elf_path: &Path, memories: &[Memory]) -> Result<(Vec<Vec<u8>>, u32)> {
     let data = std::fs::read(elf_path).with_context(|| format!("reading {}", elf_path.display()))?;
     let file = ElfFile32::<Endianness>::parse(&*data)
         .with_context(|| format!("{} is not a 32-bit ELF", elf_path.display()))?;
@@ -67,23 +91,7 @@ pub fn split(elf_path: &Path, memories: &[Memory], out_dir: &Path) -> Result<Vec
         }
         image[start..start + bytes.len()].copy_from_slice(bytes);
     }
-    let stem = elf_path
-        .file_name()
-        .map_or_else(|| "image".into(), |n| n.to_string_lossy().into_owned());
-    let mut written = Vec::new();
-    for (memory, image) in memories.iter().zip(images) {
-        if image.is_empty() {
-            continue;
-        }
-        let path = out_dir.join(format!("{stem}.{}.elf", memory.name));
-        std::fs::write(
-            &path,
-            single_segment_elf(memory.base, &image, file.elf_header().e_entry(endian))?,
-        )
-        .with_context(|| format!("writing {}", path.display()))?;
-        written.push((memory.name, path));
-    }
-    Ok(written)
+    Ok((images, file.elf_header().e_entry(endian)))
 }
 
 /// A minimal RISC-V ELF32: file header, one PT_LOAD program header, the data.
@@ -183,6 +191,11 @@ mod tests {
         assert_eq!(data.len(), 0x84);
         assert_eq!(&data[0x80..], &[1, 2, 3, 4]);
         assert!(data[..0x80].iter().all(|&b| b == 0));
+
+        // A board's loader takes the flash as a flat binary from its base.
+        let (flat, entry) = flatten(&elf_path, &memories).unwrap();
+        assert_eq!(flat[1], [5, 6, 7, 8, 9, 10, 11, 12]);
+        assert_eq!(entry, 0x2000_0000);
 
         let too_small = [Memory {
             name: "rom",

@@ -45,7 +45,8 @@ const MAILBOX: Pty = Pty {
     announced_by: "SIM_MAILBOX: Created",
 };
 
-/// UART0 through the snapshot's UART DPI: 7200 baud, some 700 CPU cycles per byte.
+/// UART0 through the snapshot's UART DPI: 7200 baud, some 700 CPU cycles per byte (unless
+/// [`UART_CYCLES_PER_SYMBOL`] says otherwise).
 const UART: Pty = Pty {
     name: "UART",
     announced_by: "UART: Created",
@@ -54,6 +55,30 @@ const UART: Pty = Pty {
 /// Names a model binary to run instead of the one `sim/earlgrey/build.sh` builds (it needs the
 /// OTP image beside it). The build script sets it to train its profile on an instrumented model.
 pub const MODEL_OVERRIDE: &str = "CYCLEBENCH_EARLGREY_MODEL";
+
+/// Sets the clock cycles per bit of the testbench's UART
+/// (`sim/earlgrey/patches/11-uartdpi-cycles-per-symbol.patch`) instead of the model's own
+/// 500 kHz / 7200 baud (69): a suite built for a board, whose UART keeps the board's ratio of
+/// baud rate to clock, then talks to the model over `--link uart`. The model's clock is its CPU
+/// clock, four per peripheral cycle as on the NexysVideo: 4 · 2.5 MHz / 115200 ≈ 87 for that
+/// board (`cli/tests/earlgrey.rs`).
+pub const UART_CYCLES_PER_SYMBOL: &str = "CYCLEBENCH_EARLGREY_UART_CYCLES_PER_SYMBOL";
+
+/// The cycles per UART bit [`UART_CYCLES_PER_SYMBOL`] asks for, if it is set.
+fn uart_cycles_per_symbol() -> Result<Option<u32>> {
+    std::env::var_os(UART_CYCLES_PER_SYMBOL)
+        .map(|text| cycles_per_symbol(&text.to_string_lossy()))
+        .transpose()
+}
+
+/// A number of clock cycles per UART bit: at least 2, since the testbench's receiver samples
+/// the start bit half a bit in.
+fn cycles_per_symbol(text: &str) -> Result<u32> {
+    match text.trim().parse::<u32>() {
+        Ok(cycles) if cycles >= 2 => Ok(cycles),
+        _ => bail!("{UART_CYCLES_PER_SYMBOL}={text} is not a number of clock cycles per UART bit of at least 2"),
+    }
+}
 
 /// Returns the model for `config` (`masked` or `unmasked`), building it first if the cache
 /// has none. Verilating the whole chip is a long build; its progress is shown.
@@ -88,6 +113,7 @@ pub fn model(config: &str) -> Result<PathBuf> {
 /// With `trace`, the core's instruction tracer writes `<trace>/<working directory's name>_00000000.log`
 /// (the tracer appends the hart id).
 pub fn start(model: &Path, elf: &Path, work_root: &Path, link: LinkKind, trace: Option<&Path>) -> Result<Link> {
+    let uart_cycles = uart_cycles_per_symbol()?;
     std::fs::create_dir_all(work_root).with_context(|| format!("creating {}", work_root.display()))?;
     let scratch = tempfile::Builder::new()
         .prefix(&format!("{link:?}-").to_lowercase())
@@ -109,6 +135,9 @@ pub fn start(model: &Path, elf: &Path, work_root: &Path, link: LinkKind, trace: 
         );
     }
     sim.arg(format!("--meminit=otp,{}", otp.display()));
+    if let Some(cycles) = uart_cycles {
+        sim.arg(format!("+UARTDPI_CYCLES_PER_SYMBOL_uart0={cycles}"));
+    }
     match trace {
         // The instruction tracer triples the simulation time and writes gigabytes: off unless
         // asked for.
@@ -141,6 +170,24 @@ pub fn start(model: &Path, elf: &Path, work_root: &Path, link: LinkKind, trace: 
                 "the model's output is in {}",
                 kept.join("simulator.log").display()
             )))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_uart_cycles_per_bit_are_a_number_of_at_least_two() {
+        assert_eq!(cycles_per_symbol("87").unwrap(), 87);
+        assert_eq!(cycles_per_symbol(" 2\n").unwrap(), 2);
+        for wrong in ["1", "0", "-87", "86.8", "fast", ""] {
+            let e = cycles_per_symbol(wrong).unwrap_err().to_string();
+            assert!(
+                e.contains(UART_CYCLES_PER_SYMBOL) && e.contains("at least 2"),
+                "{wrong}: {e}"
+            );
         }
     }
 }

@@ -1,8 +1,10 @@
 //! Targets: what `--target` / `--port` name, and how to start or reach them. Every target the
 //! tool starts itself is one entry of [`TARGETS`]; its simulator kind lives in a module of its
-//! own.
+//! own. A board the suite is built for, but which the tool reaches only on `--port`, is one
+//! entry of [`board::BOARDS`].
 
 mod args;
+mod board;
 mod earlgrey;
 mod ibex;
 mod model;
@@ -18,6 +20,7 @@ use clap::builder::PossibleValue;
 use clap::ValueEnum;
 
 pub use args::{timeout_seconds, TargetArgs};
+pub use board::Board;
 pub use simulator::Simulator;
 
 use crate::firmware;

@@ -12,6 +12,11 @@
 //! The host link is UART0, what a board has. Built with the `sim-link` feature it is instead
 //! the mailbox of cyclebench's simulation testbench (`sim/earlgrey/README.md`): the same
 //! lines, without the 7200-baud UART's ~700 cycles per byte. Nothing measured differs.
+//!
+//! Built with the `board-nexysvideo` feature it is the image for the NexysVideo FPGA board
+//! (`docs/targets.md`): the board's clocks and baud rate, a flash header for the snapshot's
+//! boot ROM, no simulator test-status writes, and its own platform name. Nothing measured
+//! differs either.
 
 use alloc::format;
 use alloc::string::String;
@@ -23,6 +28,13 @@ use cyclebench_drivers::bus_probe;
 use cyclebench_drivers::ibex;
 use cyclebench_drivers::mmio::Mmio;
 use cyclebench_drivers::opentitan::earlgrey_2021_03::regs::{self, top_earlgrey as top};
+// The device's clocks, baud rate and test-status address, from the snapshot's description of
+// it (sw/device/lib/arch/device_*.c, generated into the register maps): the Verilator model's,
+// or the NexysVideo FPGA board's.
+#[cfg(feature = "board-nexysvideo")]
+use cyclebench_drivers::opentitan::earlgrey_2021_03::regs::device_fpga_nexysvideo as device;
+#[cfg(not(feature = "board-nexysvideo"))]
+use cyclebench_drivers::opentitan::earlgrey_2021_03::regs::top_earlgrey as device;
 use cyclebench_drivers::opentitan::earlgrey_2021_03::{
     aes::Aes,
     clkmgr::{Clocks, Hinted},
@@ -90,6 +102,8 @@ mod block {
     pub const HINTED: u8 = AES | HMAC | KMAC | OTBN;
     /// The entropy chain masked AES draws from.
     pub const ENTROPY_CHAIN: u8 = ENTROPY_SRC | CSRNG | EDN0;
+    /// Every block: the whole chip.
+    pub const ALL: u8 = HINTED | ENTROPY_CHAIN;
 }
 
 // `block::HINTED` is what `Clocks::new` takes: bit `i` for `Hinted::ALL[i]`.
@@ -124,6 +138,11 @@ impl Blocks {
     /// Loads from each block once: a block the chip was built without answers with a bus
     /// error. Run before any clock is stopped (a stopped block would not answer at all).
     fn probe() -> Self {
+        // A board's ROM holds the snapshot's boot ROM, not the suite's trap handler, and its
+        // bitstream is the whole chip: nothing to probe.
+        if cfg!(feature = "board-nexysvideo") {
+            return Self(block::ALL);
+        }
         let mut present = 0;
         for (bit, _, address) in BLOCKS {
             // SAFETY: a status or interrupt-state register of a block whose clock runs (every
@@ -139,6 +158,30 @@ impl Blocks {
         self.0 & blocks == blocks
     }
 }
+
+// The board is reached over its UART; the mailbox exists in the simulation testbench only.
+#[cfg(all(feature = "board-nexysvideo", feature = "sim-link"))]
+compile_error!("board-nexysvideo is reached over UART0: the simulation mailbox (sim-link) is not on a board");
+
+// On the board the bitstream's ROM is the snapshot's boot ROM, which loads the image into
+// flash over SPI (bootstrap) and then calls the address in flash's first word, its flash
+// header (`_flash_header` in sw/device/boot_rom/rom_link.ld, `.flash_header` in
+// sw/device/exts/common/flash_link.ld): here riscv-rt's `_start`. Padded to a whole flash
+// word, so everything after it in flash moves by exactly one word (build/layout.rs). The ROM
+// stage above stays in the image for the model and is not loaded onto the board.
+#[cfg(feature = "board-nexysvideo")]
+global_asm!(
+    ".section .earlgrey_flash_header, \"a\"",
+    ".balign 8",
+    ".word _start",
+    ".word 0",
+);
+
+/// Name of the platform in the hello, and so in every record: the board, or the model.
+#[cfg(feature = "board-nexysvideo")]
+const PLATFORM_NAME: &str = "earlgrey-nexysvideo";
+#[cfg(not(feature = "board-nexysvideo"))]
+const PLATFORM_NAME: &str = "earlgrey";
 
 /// Name of the AES block in the inventory: which masking configuration this suite was built
 /// for (the bitstream or model must match; the suite cannot tell the two apart).
@@ -171,8 +214,8 @@ fn link() -> Link {
     pinmux::route_uart0(block(top::PINMUX_AON_BASE_ADDR));
     Uart::new(
         block(top::UART0_BASE_ADDR),
-        top::UART_BAUDRATE,
-        top::CLOCK_FREQ_PERIPHERAL_HZ,
+        device::UART_BAUDRATE,
+        device::CLOCK_FREQ_PERIPHERAL_HZ,
     )
 }
 
@@ -228,8 +271,8 @@ fn hardware<T: ?Sized>(module: &mut T) -> Provided<'_, T> {
 }
 
 impl Platform for EarlGrey {
-    const NAME: &'static str = "earlgrey";
-    const CPU_HZ: u32 = top::CLOCK_FREQ_CPU_HZ;
+    const NAME: &'static str = PLATFORM_NAME;
+    const CPU_HZ: u32 = device::CLOCK_FREQ_CPU_HZ;
     const CYCLE_ACCURATE: bool = true;
     type Comm = Link;
     type Sha2 = Hmac;
@@ -281,12 +324,17 @@ impl Platform for EarlGrey {
         } else {
             top::TEST_STATUS_FAILED
         };
-        let address = top::TEST_STATUS_ADDRESS as *mut u32;
-        // SAFETY: the simulation's test-status address; the testbench ends the simulation on a
-        // verdict written after "in test". On an FPGA the writes go nowhere and the CPU waits.
-        unsafe {
-            write_volatile(address, top::TEST_STATUS_IN_TEST);
-            write_volatile(address, status);
+        // As the snapshot's test_status.c: a device without a test-status device (address 0,
+        // the board) gets no writes; the core then sleeps until reset, and the host ends the
+        // run by closing the port.
+        if device::TEST_STATUS_ADDRESS != 0 {
+            let address = device::TEST_STATUS_ADDRESS as *mut u32;
+            // SAFETY: the simulation's test-status address; the testbench ends the simulation
+            // on a verdict written after "in test".
+            unsafe {
+                write_volatile(address, top::TEST_STATUS_IN_TEST);
+                write_volatile(address, status);
+            }
         }
         loop {
             riscv::asm::wfi();

@@ -6,6 +6,7 @@
 pub mod aes;
 pub mod clkmgr;
 pub mod csrng;
+pub mod device_fpga_nexysvideo;
 pub mod edn;
 pub mod entropy_src;
 pub mod hmac;
