@@ -63,10 +63,19 @@ impl ModelChoice {
                 )
             }
             _ if !is_earlgrey => Ok(Self::Only),
-            // The instruction tracer is built into the whole chip only.
-            None | Some("auto") if target.instruction_trace.is_some() => Ok(Self::Fixed(variants::FULL.into())),
-            None | Some("auto") => Ok(Self::Smallest(variants)),
-            Some(name) if name == variants::FULL || variants.iter().any(|v| v.name == name) => {
+            // A trace needs a model with the core's RVFI (the whole chip has it); without one the
+            // faster models serve.
+            None | Some("auto") => {
+                let tracing = target.instruction_trace.is_some();
+                Ok(Self::Smallest(
+                    variants.into_iter().filter(|v| v.traced == tracing).collect(),
+                ))
+            }
+            Some(name) if name == variants::FULL => Ok(Self::Fixed(name.to_owned())),
+            Some(name) if variants.iter().any(|v| v.name == name) => {
+                if target.instruction_trace.is_some() && variants.iter().any(|v| v.name == name && !v.traced) {
+                    bail!("--model {name} is built without the core's RVFI and writes no instruction trace (sim/earlgrey/variants)");
+                }
                 Ok(Self::Fixed(name.to_owned()))
             }
             Some(name) => {
@@ -335,16 +344,25 @@ mod tests {
 
     #[test]
     fn the_model_is_chosen_on_earl_grey_only() {
-        let variants = vec![Variant {
-            name: String::from("reduced"),
-            removed: vec![String::from("otbn")],
-        }];
+        let variants = vec![
+            Variant {
+                name: String::from("reduced"),
+                removed: vec![String::from("otbn")],
+                traced: false,
+            },
+            Variant {
+                name: String::from("reduced-traced"),
+                removed: vec![String::from("otbn")],
+                traced: true,
+            },
+        ];
+        let (untraced, traced) = (variants[..1].to_vec(), variants[1..].to_vec());
         let target = |words: &[&str]| resolve(&[words, &["a.bench"]].concat()).unwrap().target;
         let choice = |words: &[&str], asked| ModelChoice::resolve(&target(words), asked, variants.clone());
-        assert_eq!(choice(&[], None).unwrap(), ModelChoice::Smallest(variants.clone()));
+        assert_eq!(choice(&[], None).unwrap(), ModelChoice::Smallest(untraced.clone()));
         assert_eq!(
             choice(&[], Some("auto")).unwrap(),
-            ModelChoice::Smallest(variants.clone())
+            ModelChoice::Smallest(untraced.clone())
         );
         assert_eq!(
             choice(&[], Some("full")).unwrap(),
@@ -356,20 +374,31 @@ mod tests {
         );
         let e = choice(&[], Some("tiny")).unwrap_err();
         assert!(
-            format!("{e:#}").contains("no such model (auto, full, reduced)"),
+            format!("{e:#}").contains("no such model (auto, full, reduced, reduced-traced)"),
             "{e:#}"
         );
-        // The tracer is in the whole chip only.
+        // A trace runs on the models built with RVFI only: the traced variants and the whole
+        // chip.
         assert_eq!(
             choice(&["--instruction-trace", "t"], None).unwrap(),
-            ModelChoice::Fixed(String::from("full"))
+            ModelChoice::Smallest(traced.clone())
+        );
+        assert_eq!(
+            ModelChoice::Smallest(Vec::new()).for_lines(&[]).as_deref(),
+            Some("full")
+        );
+        let e = choice(&["--instruction-trace", "t"], Some("reduced")).unwrap_err();
+        assert!(format!("{e:#}").contains("writes no instruction trace"), "{e:#}");
+        assert_eq!(
+            choice(&["--instruction-trace", "t"], Some("reduced-traced")).unwrap(),
+            ModelChoice::Fixed(String::from("reduced-traced"))
         );
         assert_eq!(choice(&["--target", "qemu-virt"], None).unwrap(), ModelChoice::Only);
         let e = choice(&["--target", "ibex-sim"], Some("full")).unwrap_err();
         assert!(format!("{e:#}").contains("ibex-sim has none"), "{e:#}");
         assert_eq!(ModelChoice::Only.for_lines(&[]), None);
         assert_eq!(
-            ModelChoice::Smallest(variants.clone()).for_lines(&[]).as_deref(),
+            ModelChoice::Smallest(untraced).for_lines(&[]).as_deref(),
             Some("reduced")
         );
     }

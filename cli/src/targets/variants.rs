@@ -17,14 +17,18 @@ pub const FULL: &str = "full";
 /// The file listing the variants, relative to the repository.
 pub const VARIANTS_FILE: &str = "sim/earlgrey/variants";
 
-/// One variant of the chip: its name, as `sim/earlgrey/build.sh` takes it, and the blocks it
-/// lacks (instance names of `top_earlgrey.hjson`).
+/// One variant of the chip: its name, as `sim/earlgrey/build.sh` takes it, the blocks it
+/// lacks (instance names of `top_earlgrey.hjson`), and whether it can write an instruction
+/// trace.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Variant {
     /// Its name.
     pub name: String,
     /// The blocks it lacks.
     pub removed: Vec<String>,
+    /// Built with the core's RVFI (no `no-rvfi` option), which the instruction tracer reads:
+    /// slower, so chosen only for runs with `--instruction-trace`.
+    pub traced: bool,
 }
 
 /// The variants listed in `root`'s [`VARIANTS_FILE`] (none when the file is not there: a tree
@@ -47,9 +51,10 @@ fn parse(text: &str) -> Vec<Variant> {
         .filter_map(|line| {
             let mut words = line.split_whitespace();
             let name = words.next()?.to_owned();
-            // The training set and the options come before the blocks.
-            let removed = words.skip(2).map(str::to_owned).collect();
-            Some(Variant { name, removed })
+            let _training = words.next()?;
+            let traced = !words.next()?.split(',').any(|option| option == "no-rvfi");
+            let removed = words.map(str::to_owned).collect();
+            Some(Variant { name, removed, traced })
         })
         .collect()
 }
@@ -112,7 +117,8 @@ mod tests {
     const LISTED: &str = "# name bench options blocks\n\
         software  profile-software.bench  no-rvfi  aes kmac keymgr otbn entropy_src csrng edn0 edn1\n\
         \n\
-        no-otbn  profile.bench  -  otbn\n";
+        no-otbn  profile.bench  -  otbn\n\
+        software-traced  profile-software.bench  -  aes kmac keymgr otbn entropy_src csrng edn0 edn1\n";
 
     fn used(text: &str) -> Option<Vec<&'static str>> {
         blocks_used(&parse_bench(text.as_bytes()))
@@ -121,15 +127,21 @@ mod tests {
     #[test]
     fn the_variants_file_names_each_variant_and_its_removed_blocks() {
         let variants = parse(LISTED);
-        assert_eq!(variants.len(), 2);
+        assert_eq!(variants.len(), 3);
         assert_eq!(variants[0].name, "software");
         assert_eq!(variants[0].removed.len(), 8);
+        assert!(!variants[0].traced);
         assert_eq!(variants[1].removed, ["otbn"]);
+        assert!(variants[1].traced && variants[2].traced);
     }
 
     #[test]
     fn each_file_runs_on_the_smallest_variant_that_holds_its_blocks() {
-        let variants = parse(LISTED);
+        // The traced variants are left to runs that trace (the run's configuration).
+        let variants: Vec<Variant> = parse(LISTED)
+            .into_iter()
+            .filter(|v| v.name != "software-traced")
+            .collect();
         let text = format!(
             r#"{{"{}": {{"primitive": "{}", "variant": "rust"}}}}"#,
             cyclebench_protocol::BenchmarkKind::Software.name(),
