@@ -15,7 +15,8 @@ fw_target_dir="$PWD/target/firmware/check"
 echo "== Earl Grey model (built once, then cached in ~/.cache/cyclebench)"
 bash sim/earlgrey/build.sh masked > /dev/null
 # The tests need two Earl Grey models, the whole chip (masked) and the variant software runs on,
-# about 26 minutes of a fresh machine's 90; the unmasked chip is left to the runs that ask for it.
+# about 15 minutes on a fresh, idle machine (docs/speed.md); the unmasked chip is left to the
+# runs that ask for it.
 echo "== Earl Grey model variant for software (built once, then cached): the end-to-end tests hold it to the chip"
 bash sim/earlgrey/build.sh software-small > /dev/null
 
